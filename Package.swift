@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "maskclean",
+    products: [
+        .executable(name: "maskclean", targets: ["maskclean"]),
+        .library(name: "MaskEngine", targets: ["MaskEngine"]),
+        .library(name: "MaskClean", targets: ["MaskClean"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibCSV",
+            providers: [.apt(["libcsv-dev"])]
+        ),
+        .target(name: "MaskEngine"),
+        .target(name: "MaskClean", dependencies: ["MaskEngine", "CLibCSV"]),
+        .executableTarget(
+            name: "maskclean",
+            dependencies: [
+                "MaskClean",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "MaskEngineTests",
+            dependencies: [
+                "MaskEngine",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Conformance")]
+        ),
+        .testTarget(name: "MaskCleanTests", dependencies: ["MaskClean"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["maskclean"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,211 @@
+/// A compiled format: build it once, apply it to any number of values from any number of threads.
+///
+/// ```swift
+/// let phone = try Mask(format: "+1 ([000]) [000]-[0000]")
+/// phone.apply("5551234567").formatted  // "+1 (555) 123-4567"
+/// ```
+public struct Mask: Sendable {
+    /// The format as written.
+    public let format: String
+    public let rightToLeft: Bool
+    let program: Program
+
+    /// Compiles an input-mask format (DESIGN §1). `notations` is the resolved list the format
+    /// sees (see `Notation.merged`).
+    public init(format: String, notations: [Notation] = [], rightToLeft: Bool = false)
+        throws(FormatError)
+    {
+        self.format = format
+        self.rightToLeft = rightToLeft
+        self.program = try InputMaskFormat.compile(format, notations: notations, rightToLeft: rightToLeft)
+    }
+
+    init(format: String, program: Program, rightToLeft: Bool = false) {
+        self.format = format
+        self.rightToLeft = rightToLeft
+        self.program = program
+    }
+
+    // MARK: Facts
+
+    /// What the format shows before anything is typed: `0` for a digit, `a` for a letter, `-`
+    /// for an alphanumeric, a notation's own character, literals as they are; an ellipsis ends it.
+    public var placeholder: String {
+        let text = program.placeholder(from: 0)
+        return rightToLeft ? String(text.reversed()) : text
+    }
+
+    /// Characters of a complete formatted value, at the least.
+    public var minimumTextLength: Int { program.minimumTextLength }
+    /// Characters the formatted value can hold; `nil` when an ellipsis makes it unbounded.
+    public var maximumTextLength: Int? { program.isElliptical ? nil : program.capacityTextLength }
+    /// Characters of a complete extracted value, at the least.
+    public var minimumValueLength: Int { program.minimumValueLength }
+    /// Characters the extracted value can hold; `nil` when an ellipsis makes it unbounded.
+    public var maximumValueLength: Int? { program.isElliptical ? nil : program.capacityValueLength }
+
+    /// The bytes each of the formatted and extracted buffers must hold for an input of
+    /// `inputCount` UTF-8 bytes.
+    public func outputCapacity(forInputCount inputCount: Int) -> Int {
+        inputCount + program.literalByteCount
+    }
+
+    // MARK: Applying
+
+    /// Applies the format to a whole value, as if it were typed with the caret at its end.
+    public func apply(_ value: String, autocomplete: Bool = true) -> MaskResult {
+        var value = value
+        return value.withUTF8 { input in
+            let capacity = outputCapacity(forInputCount: input.count)
+            return withScratch(capacity * 2 + input.count) { scratch in
+                let formatted = scratch
+                let extracted = scratch + capacity
+                let dropped = scratch + 2 * capacity
+                let counts = run(
+                    input, autocomplete: autocomplete, formatted: formatted, extracted: extracted,
+                    dropped: dropped)
+                let tail = program.placeholder(from: counts.stop)
+                return MaskResult(
+                    formatted: String(
+                        decoding: UnsafeBufferPointer(start: formatted, count: counts.formattedByteCount),
+                        as: UTF8.self),
+                    extracted: String(
+                        decoding: UnsafeBufferPointer(start: extracted, count: counts.extractedByteCount),
+                        as: UTF8.self),
+                    complete: counts.complete,
+                    affinity: counts.affinity,
+                    tailPlaceholder: rightToLeft ? String(tail.reversed()) : tail,
+                    dropped: String(
+                        decoding: UnsafeBufferPointer(start: dropped, count: counts.droppedByteCount),
+                        as: UTF8.self))
+            }
+        }
+    }
+
+    /// Applies the format to the UTF-8 bytes of a value, writing the formatted and extracted
+    /// bytes to the given buffers, each of which must hold `outputCapacity(forInputCount:)`
+    /// bytes. Nothing is allocated for plain ASCII input.
+    public func apply(
+        utf8 input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
+        formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>
+    ) -> ApplyCounts {
+        run(input, autocomplete: autocomplete, formatted: formatted, extracted: extracted, dropped: nil)
+    }
+
+    func run(
+        _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
+        formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
+        dropped: UnsafeMutablePointer<UInt8>?
+    ) -> ApplyCounts {
+        program.steps.withUnsafeBufferPointer { steps in
+            var formattedCursor = ByteCursor(formatted)
+            var extractedCursor = ByteCursor(extracted)
+            var droppedCursor = ByteCursor(dropped)
+            // The reference keeps the caret at the end of the value; right to left, the value is
+            // reversed and the caret with it, so autocomplete only reaches an empty value.
+            let autocomplete = autocomplete && (!rightToLeft || input.isEmpty)
+            let plain = program.literalsAreInert && input.isPlainASCII
+            let counts: WalkCounts
+            if plain {
+                var source = ASCIIInput(input, reversed: rightToLeft)
+                counts = walk(
+                    &source, program, steps, autocomplete: autocomplete, reverseLiterals: rightToLeft,
+                    formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
+                if rightToLeft {
+                    formatted.reverseBytes(count: formattedCursor.count)
+                    extracted.reverseBytes(count: extractedCursor.count)
+                    dropped?.reverseBytes(count: droppedCursor.count)
+                }
+            } else {
+                let value = String(decoding: input, as: UTF8.self)
+                // Right to left, the reference reverses the value by characters, walks it, and
+                // reverses what it wrote the same way; characters may merge or split in between.
+                var source = ClusterInput(rightToLeft ? String(value.reversed()) : value)
+                counts = walk(
+                    &source, program, steps, autocomplete: autocomplete, reverseLiterals: false,
+                    formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
+                if rightToLeft {
+                    formatted.reverseCharacters(count: formattedCursor.count)
+                    extracted.reverseCharacters(count: extractedCursor.count)
+                    dropped?.reverseCharacters(count: droppedCursor.count)
+                }
+            }
+            return ApplyCounts(
+                formattedByteCount: formattedCursor.count,
+                extractedByteCount: extractedCursor.count,
+                droppedByteCount: droppedCursor.count,
+                complete: program.completeFrom[counts.stop],
+                affinity: counts.affinity,
+                droppedDataCharacters: counts.dropped,
+                stop: counts.stop,
+                exactCharacterCounts: plain ? (counts.formattedUnits, counts.extractedUnits) : nil)
+        }
+    }
+}
+
+/// What applying a format to a value gives, as Strings.
+public struct MaskResult: Hashable, Sendable {
+    /// The value as the format shows it.
+    public var formatted: String
+    /// The characters of `[]` slots and `{}` blocks.
+    public var extracted: String
+    /// No mandatory slot is left unfilled.
+    public var complete: Bool
+    /// How well the value fits the format (DESIGN §1).
+    public var affinity: Int
+    /// The placeholder of the part of the format the value did not reach.
+    public var tailPlaceholder: String
+    /// The characters carrying data (letters, digits, custom notation characters) that the
+    /// format had no room or no slot for.
+    public var dropped: String
+
+    public var status: CellStatus {
+        CellStatus(complete: complete, droppedDataCharacters: dropped.isEmpty ? 0 : 1)
+    }
+}
+
+/// What applying a format to a value gives, for the byte-buffer API.
+public struct ApplyCounts: Sendable {
+    public var formattedByteCount: Int
+    public var extractedByteCount: Int
+    var droppedByteCount: Int
+    /// No mandatory slot is left unfilled.
+    public var complete: Bool
+    /// How well the value fits the format (DESIGN §1).
+    public var affinity: Int
+    /// Characters carrying data that were dropped.
+    public var droppedDataCharacters: Int
+    /// The step the walk stopped before.
+    var stop: Int
+    /// Grapheme clusters of the formatted and extracted values, when known without decoding.
+    var exactCharacterCounts: (formatted: Int, extracted: Int)?
+
+    public var status: CellStatus {
+        CellStatus(complete: complete, droppedDataCharacters: droppedDataCharacters)
+    }
+}
+
+extension UnsafeMutablePointer<UInt8> {
+    fileprivate func reverseBytes(count: Int) {
+        var buffer = UnsafeMutableBufferPointer(start: self, count: count)
+        buffer.reverse()
+    }
+
+    /// Reverses the characters of the UTF-8 text here, keeping each character's bytes in order.
+    fileprivate func reverseCharacters(count: Int) {
+        guard count > 1 else { return }
+        let text = String(decoding: UnsafeBufferPointer(start: self, count: count), as: UTF8.self)
+        var position = 0
+        for byte in String(text.reversed()).utf8 {
+            self[position] = byte
+            position += 1
+        }
+    }
+}
+
+/// A scratch buffer for one call: on the stack when small, on the heap otherwise.
+func withScratch<Result>(_ count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Result) -> Result {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { buffer in
+        body(buffer.baseAddress!)
+    }
+}

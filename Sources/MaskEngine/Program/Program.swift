@@ -1,0 +1,169 @@
+/// What one step of a compiled mask does with the character in front of it.
+///
+/// A format compiles to a flat array of steps that the walker visits left to right. Each kind's
+/// rule sits beside it; `Walker.swift` holds the loop that applies them.
+enum StepKind: UInt8, Sendable {
+    /// Takes one character of its class. A character that does not fit is skipped (input-mask),
+    /// or stops the walk (dialects whose `misfit` policy is `.stop`). Input-mask's `0 A _`.
+    case slot
+    /// Takes one character of its class; one that does not fit is passed over without being
+    /// consumed, and the step is left behind. Input-mask's `9 a -`.
+    case optionalSlot
+    /// Takes characters of its class for ever; never left behind. Input-mask's `…`.
+    case ellipsis
+    /// A character of the output only: consumes an equal input character, or is inserted.
+    case free
+    /// A character of the output and of the extracted value; consumes or is inserted like `free`.
+    case fixed
+}
+
+/// One compiled step. Kept trivial (no references) so the walker reads it straight from memory.
+struct Step: Sendable {
+    var kind: StepKind
+    /// The literal's byte when it is a single ASCII character, else 0xFF (never an ASCII byte).
+    var asciiLiteral: UInt8
+    /// Index into `Program.classes` (slots) or `Program.literals` (free and fixed).
+    var index: Int32
+    /// The class's ASCII members, copied here so the fast path needs no second lookup.
+    var accepts: ASCIIBitmap
+
+    var isLiteral: Bool { kind == .free || kind == .fixed }
+    var isValue: Bool { !isLiteral }
+}
+
+/// The literal of a free or fixed step, with its UTF-8 bytes ready to copy.
+struct Literal: Sendable {
+    var character: Character
+    var utf8: [UInt8]
+}
+
+/// A compiled format: immutable, `Sendable`, shared by every thread that applies it.
+struct Program: Sendable {
+    var steps: [Step]
+    var classes: [CharacterClass]
+    var literals: [Literal]
+    /// For each step index (and the end), the placeholder character input-mask shows for it.
+    var placeholders: [Character]
+    /// `completeFrom[i]`: stopping before step `i` leaves no mandatory step unfilled.
+    var completeFrom: [Bool]
+    /// Characters whose loss counts: letters, digits, and the sets of custom notations in use.
+    var dataASCII: ASCIIBitmap
+    var dataClasses: [CharacterClass]
+    /// Whether every literal is a character that cannot merge with its neighbours, so that on
+    /// ASCII input the output's grapheme clusters are exactly the characters written.
+    var literalsAreInert: Bool
+    var literalByteCount: Int
+
+    init(steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character]) {
+        self.steps = steps
+        self.classes = classes
+        self.literals = literals
+        self.placeholders = placeholders
+        var completeFrom = [Bool](repeating: true, count: steps.count + 1)
+        for index in steps.indices.reversed() {
+            switch steps[index].kind {
+            case .slot, .fixed: completeFrom[index] = false
+            case .ellipsis: completeFrom[index] = true
+            case .optionalSlot, .free: completeFrom[index] = completeFrom[index + 1]
+            }
+        }
+        self.completeFrom = completeFrom
+        var dataASCII = ASCIIBitmap()
+        for byte in UInt8(0)..<128 where Character(Unicode.Scalar(byte)).isLetterOrDigitCluster {
+            dataASCII.insert(byte)
+        }
+        var dataClasses: [CharacterClass] = []
+        for step in steps where step.isValue {
+            let characterClass = classes[Int(step.index)]
+            if case .scalars = characterClass.base, !dataClasses.contains(characterClass) {
+                dataClasses.append(characterClass)
+                dataASCII.formUnion(characterClass.asciiBitmap)
+            }
+        }
+        self.dataASCII = dataASCII
+        self.dataClasses = dataClasses
+        self.literalsAreInert = literals.allSatisfy { $0.character.isInert }
+        self.literalByteCount = literals.reduce(0) { $0 + $1.utf8.count }
+    }
+
+    /// Whether dropping this character loses data (DESIGN §1: letters, digits and custom sets).
+    func isData(_ character: Character) -> Bool {
+        if character.isLetterOrDigitCluster { return true }
+        guard let first = character.unicodeScalars.first else { return false }
+        return dataClasses.contains { $0.contains(first) }
+    }
+
+    // MARK: Facts
+
+    /// The steps input-mask's length facts look at: all of them, or up to the first ellipsis,
+    /// after which nothing is ever reached.
+    private var reachableSteps: ArraySlice<Step> {
+        if let ellipsis = steps.firstIndex(where: { $0.kind == .ellipsis }) {
+            return steps[...ellipsis]
+        }
+        return steps[...]
+    }
+
+    /// input-mask's `totalTextLength`: every reachable step, the ellipsis counted once.
+    var capacityTextLength: Int { reachableSteps.count }
+
+    /// input-mask's `totalValueLength`: the reachable steps that add to the extracted value.
+    var capacityValueLength: Int { reachableSteps.count { $0.kind != .free } }
+
+    var isElliptical: Bool { steps.contains { $0.kind == .ellipsis } }
+
+    var minimumTextLength: Int {
+        reachableSteps.count { $0.kind == .slot || $0.isLiteral }
+    }
+
+    var minimumValueLength: Int {
+        reachableSteps.count { $0.kind == .slot || $0.kind == .fixed }
+    }
+
+    func placeholder(from start: Int) -> String {
+        var text = ""
+        for index in start..<steps.count {
+            if steps[index].kind == .ellipsis { break }
+            text.append(placeholders[index])
+        }
+        return text
+    }
+}
+
+extension Character {
+    /// A letter, mark or number as its base: what DESIGN §1 calls a character that carries data.
+    var isLetterOrDigitCluster: Bool {
+        guard let first = unicodeScalars.first else { return false }
+        return first.isLetterOrMark || first.isNumber
+    }
+
+    /// A character that forms its own grapheme cluster next to any neighbour: no marks, joiners,
+    /// controls, Hangul jamo, regional indicators or emoji modifiers, and no CR or LF.
+    var isInert: Bool {
+        unicodeScalars.allSatisfy(\.isInert)
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isInert: Bool {
+        switch value {
+        case 0x20...0x7E: return true
+        case 0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF:  // Hangul jamo
+            return false
+        case 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF:  // regional indicators, skin tones
+            return false
+        case 0x0D4E, 0x0E33, 0x0EB3, 0xFF9E, 0xFF9F, 0x111C2, 0x111C3, 0x1193F, 0x11941,
+            0x11A3A, 0x11A84...0x11A89, 0x11D46, 0x11F02:  // letters that prepend or extend
+            return false
+        default:
+            break
+        }
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .control, .format, .surrogate,
+            .privateUse, .unassigned, .lineSeparator, .paragraphSeparator:
+            return false
+        default:
+            return true
+        }
+    }
+}
