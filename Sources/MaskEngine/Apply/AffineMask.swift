@@ -6,6 +6,10 @@ public struct AffineMask: Sendable {
     public let masks: [Mask]
     public let strategy: AffinityStrategy
     public let autocomplete: Bool
+    /// The masks' programs, in the same order: the hot path works on these alone. Unmanaged, so
+    /// that trying each one costs no reference counting; `masks` keeps them alive.
+    private let programs: [Unmanaged<Program>]
+    private let primaryProgram: Program
     private let literalByteCount: Int
 
     public init(
@@ -13,6 +17,8 @@ public struct AffineMask: Sendable {
         autocomplete: Bool = true
     ) {
         self.masks = [primary] + alternatives
+        self.programs = masks.map { Unmanaged.passUnretained($0.program) }
+        self.primaryProgram = primary.program
         self.strategy = strategy
         self.autocomplete = autocomplete
         self.literalByteCount = masks.map(\.program.literalByteCount).max() ?? 0
@@ -61,30 +67,33 @@ public struct AffineMask: Sendable {
     /// allocation.
     public func apply(utf8 input: UnsafeBufferPointer<UInt8>, into buffer: ApplyBuffer) -> CellOutcome {
         buffer.reserve(outputCapacity(forInputCount: input.count))
-        guard masks.count > 1 else {
-            return CellOutcome(chosen: 0, counts: buffer.apply(masks[0], input, autocomplete))
+        guard programs.count > 1 else {
+            return CellOutcome(chosen: 0, counts: buffer.apply(primaryProgram, input, autocomplete))
         }
         if strategy == .capacity {
             // Scored on lengths alone: only the winner is applied.
             let length = input.isPlainASCII ? input.count : String(decoding: input, as: UTF8.self).count
             var chosen = 0
             var best = Int.min
-            for (index, mask) in masks.enumerated() {
-                let capacity = mask.program.capacityTextLength
+            for (index, program) in programs.enumerated() {
+                let capacity = program._withUnsafeGuaranteedRef(\.capacityTextLength)
                 let score = length > capacity ? Int.min : length - capacity
                 if index == 0 || score > best {
                     best = score
                     chosen = index
                 }
             }
-            return CellOutcome(chosen: chosen, counts: buffer.apply(masks[chosen], input, autocomplete))
+            let counts = programs[chosen]._withUnsafeGuaranteedRef { buffer.apply($0, input, autocomplete) }
+            return CellOutcome(chosen: chosen, counts: counts)
         }
         var chosen = 0
         var best = Int.min
         var bestCounts: ApplyCounts?
-        for (index, mask) in masks.enumerated() {
-            let counts = buffer.applyToSpare(mask, input, autocomplete)
-            let score = self.score(counts, of: mask, input: input, buffer: buffer)
+        for (index, program) in programs.enumerated() {
+            let (counts, score) = program._withUnsafeGuaranteedRef { program in
+                let counts = buffer.applyToSpare(program, input, autocomplete)
+                return (counts, self.score(counts, of: program, input: input, buffer: buffer))
+            }
             if bestCounts == nil || score > best {
                 best = score
                 chosen = index
@@ -96,30 +105,42 @@ public struct AffineMask: Sendable {
     }
 
     private func score(
-        _ counts: ApplyCounts, of mask: Mask, input: UnsafeBufferPointer<UInt8>, buffer: ApplyBuffer
-    )
-        -> Int
-    {
+        _ counts: ApplyCounts, of program: Program, input: UnsafeBufferPointer<UInt8>, buffer: ApplyBuffer
+    ) -> Int {
         switch strategy {
         case .wholeString:
             return counts.affinity
         case .prefix:
             let formatted = buffer.spareFormatted(counts)
-            if counts.exactCharacterCounts != nil {
-                return zip(formatted, input).prefix { $0 == $1 }.count
+            if counts.isPlain {
+                // Input characters are single bytes; a multi-byte literal never equals one.
+                return commonPrefixCount(formatted, input)
             }
-            let text = String(decoding: formatted, as: UTF8.self)
-            return zip(text, String(decoding: input, as: UTF8.self)).prefix { $0 == $1 }.count
+            return commonPrefixCount(
+                String(decoding: formatted, as: UTF8.self), String(decoding: input, as: UTF8.self))
         case .extractedValueCapacity:
+            let extracted = buffer.spareExtracted(counts)
             let length =
-                counts.exactCharacterCounts?.extracted
-                ?? String(decoding: buffer.spareExtracted(counts), as: UTF8.self).count
-            let capacity = mask.program.capacityValueLength
+                counts.isPlain
+                ? extracted.count { $0 & 0xC0 != 0x80 }  // one scalar per character
+                : String(decoding: extracted, as: UTF8.self).count
+            let capacity = program.capacityValueLength
             return length > capacity ? Int.min : length - capacity
         case .capacity:
             preconditionFailure("capacity is scored without applying")
         }
     }
+}
+
+/// How many leading elements two sequences share.
+func commonPrefixCount<Left: Sequence, Right: Sequence>(_ left: Left, _ right: Right) -> Int
+where Left.Element == Right.Element, Left.Element: Equatable {
+    var count = 0
+    for (a, b) in zip(left, right) {
+        guard a == b else { break }
+        count += 1
+    }
+    return count
 }
 
 /// The outcome of one cell: which format was chosen and what applying it gave. The formatted
@@ -157,12 +178,14 @@ public struct AffineFormatError: Error, Hashable, Sendable, CustomStringConverti
 /// of formatted and extracted bytes, so that trying each format keeps the best one so far without
 /// copying.
 public final class ApplyBuffer {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    // Exclusivity is checked statically: a buffer belongs to one thread and its methods do not
+    // reenter, and the dynamic check costs more than the work it guards on the hot path.
     /// Which half holds the kept result (0 or 1).
-    private var kept = 0
-    public private(set) var formattedCount = 0
-    public private(set) var extractedCount = 0
+    @exclusivity(unchecked) private var kept = 0
+    @exclusivity(unchecked) public private(set) var formattedCount = 0
+    @exclusivity(unchecked) public private(set) var extractedCount = 0
 
     public init(capacity: Int = 256) {
         self.capacity = capacity
@@ -198,20 +221,23 @@ public final class ApplyBuffer {
         storage + (half * 2 + 1) * capacity
     }
 
-    func apply(_ mask: Mask, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool) -> ApplyCounts {
-        let counts = mask.apply(
-            utf8: input, autocomplete: autocomplete, formatted: formattedStart(kept),
-            extracted: extractedStart(kept))
+    @inline(__always)
+    func apply(_ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool) -> ApplyCounts {
+        let counts = program.run(
+            input, autocomplete: autocomplete, formatted: formattedStart(kept),
+            extracted: extractedStart(kept), dropped: nil)
         formattedCount = counts.formattedByteCount
         extractedCount = counts.extractedByteCount
         return counts
     }
 
-    func applyToSpare(_ mask: Mask, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool) -> ApplyCounts
+    @inline(__always)
+    func applyToSpare(_ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool)
+        -> ApplyCounts
     {
-        mask.apply(
-            utf8: input, autocomplete: autocomplete, formatted: formattedStart(1 - kept),
-            extracted: extractedStart(1 - kept))
+        program.run(
+            input, autocomplete: autocomplete, formatted: formattedStart(1 - kept),
+            extracted: extractedStart(1 - kept), dropped: nil)
     }
 
     func spareFormatted(_ counts: ApplyCounts) -> UnsafeBufferPointer<UInt8> {

@@ -7,8 +7,10 @@
 public struct Mask: Sendable {
     /// The format as written.
     public let format: String
-    public let rightToLeft: Bool
     let program: Program
+
+    /// The format is applied from the end of the value (amounts, thousands grouping).
+    public var rightToLeft: Bool { program.rightToLeft }
 
     /// Compiles an input-mask format (DESIGN §1). `notations` is the resolved list the format
     /// sees (see `Notation.merged`).
@@ -16,13 +18,11 @@ public struct Mask: Sendable {
         throws(FormatError)
     {
         self.format = format
-        self.rightToLeft = rightToLeft
         self.program = try InputMaskFormat.compile(format, notations: notations, rightToLeft: rightToLeft)
     }
 
-    init(format: String, program: Program, rightToLeft: Bool = false) {
+    init(format: String, program: Program) {
         self.format = format
-        self.rightToLeft = rightToLeft
         self.program = program
     }
 
@@ -97,49 +97,8 @@ public struct Mask: Sendable {
         formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
         dropped: UnsafeMutablePointer<UInt8>?
     ) -> ApplyCounts {
-        program.steps.withUnsafeBufferPointer { steps in
-            var formattedCursor = ByteCursor(formatted)
-            var extractedCursor = ByteCursor(extracted)
-            var droppedCursor = ByteCursor(dropped)
-            // The reference keeps the caret at the end of the value; right to left, the value is
-            // reversed and the caret with it, so autocomplete only reaches an empty value.
-            let autocomplete = autocomplete && (!rightToLeft || input.isEmpty)
-            let plain = program.literalsAreInert && input.isPlainASCII
-            let counts: WalkCounts
-            if plain {
-                var source = ASCIIInput(input, reversed: rightToLeft)
-                counts = walk(
-                    &source, program, steps, autocomplete: autocomplete, reverseLiterals: rightToLeft,
-                    formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
-                if rightToLeft {
-                    formatted.reverseBytes(count: formattedCursor.count)
-                    extracted.reverseBytes(count: extractedCursor.count)
-                    dropped?.reverseBytes(count: droppedCursor.count)
-                }
-            } else {
-                let value = String(decoding: input, as: UTF8.self)
-                // Right to left, the reference reverses the value by characters, walks it, and
-                // reverses what it wrote the same way; characters may merge or split in between.
-                var source = ClusterInput(rightToLeft ? String(value.reversed()) : value)
-                counts = walk(
-                    &source, program, steps, autocomplete: autocomplete, reverseLiterals: false,
-                    formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
-                if rightToLeft {
-                    formatted.reverseCharacters(count: formattedCursor.count)
-                    extracted.reverseCharacters(count: extractedCursor.count)
-                    dropped?.reverseCharacters(count: droppedCursor.count)
-                }
-            }
-            return ApplyCounts(
-                formattedByteCount: formattedCursor.count,
-                extractedByteCount: extractedCursor.count,
-                droppedByteCount: droppedCursor.count,
-                complete: program.completeFrom[counts.stop],
-                affinity: counts.affinity,
-                droppedDataCharacters: counts.dropped,
-                stop: counts.stop,
-                exactCharacterCounts: plain ? (counts.formattedUnits, counts.extractedUnits) : nil)
-        }
+        program.run(
+            input, autocomplete: autocomplete, formatted: formatted, extracted: extracted, dropped: dropped)
     }
 }
 
@@ -177,29 +136,13 @@ public struct ApplyCounts: Sendable {
     public var droppedDataCharacters: Int
     /// The step the walk stopped before.
     var stop: Int
-    /// Grapheme clusters of the formatted and extracted values, when known without decoding.
-    var exactCharacterCounts: (formatted: Int, extracted: Int)?
+    /// The value was walked byte by byte: plain ASCII, and literals that never merge with their
+    /// neighbours. Every character written is then one scalar, so characters can be counted on
+    /// the bytes.
+    var isPlain: Bool
 
     public var status: CellStatus {
         CellStatus(complete: complete, droppedDataCharacters: droppedDataCharacters)
-    }
-}
-
-extension UnsafeMutablePointer<UInt8> {
-    fileprivate func reverseBytes(count: Int) {
-        var buffer = UnsafeMutableBufferPointer(start: self, count: count)
-        buffer.reverse()
-    }
-
-    /// Reverses the characters of the UTF-8 text here, keeping each character's bytes in order.
-    fileprivate func reverseCharacters(count: Int) {
-        guard count > 1 else { return }
-        let text = String(decoding: UnsafeBufferPointer(start: self, count: count), as: UTF8.self)
-        var position = 0
-        for byte in String(text.reversed()).utf8 {
-            self[position] = byte
-            position += 1
-        }
     }
 }
 

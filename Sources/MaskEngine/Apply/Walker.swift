@@ -15,22 +15,31 @@ protocol WalkInput {
 /// A write position in a caller's buffer, which is large enough by contract
 /// (`Mask.outputCapacity(forInputCount:)`).
 struct ByteCursor {
-    let base: UnsafeMutablePointer<UInt8>?
-    var count = 0
+    let start: UnsafeMutablePointer<UInt8>
+    private var position: UnsafeMutablePointer<UInt8>
 
-    init(_ base: UnsafeMutablePointer<UInt8>?) {
-        self.base = base
+    init(_ start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+        self.position = start
     }
+
+    var count: Int { position - start }
 
     @inline(__always)
     mutating func append(_ byte: UInt8) {
-        guard let base else { return }
-        base[count] = byte
-        count &+= 1
+        position.pointee = byte
+        position += 1
     }
 
+    /// Writes a free or fixed step's character; back to front for a walk whose output is
+    /// reversed byte by byte afterwards.
     @inline(__always)
-    mutating func append(_ bytes: [UInt8], reversed: Bool) {
+    mutating func appendLiteral(_ step: Step, _ program: Program, reversed: Bool) {
+        if step.asciiLiteral < 0x80 {
+            append(step.asciiLiteral)
+            return
+        }
+        let bytes = program.literals[Int(step.index)].utf8
         if reversed {
             for byte in bytes.reversed() { append(byte) }
         } else {
@@ -44,9 +53,6 @@ struct WalkCounts {
     var dropped = 0
     /// The index of the step the walk stopped before.
     var stop = 0
-    /// Characters written (input characters and literals), before any merging.
-    var formattedUnits = 0
-    var extractedUnits = 0
 }
 
 /// Walks `input` through `steps`. `reverseLiterals` writes multi-byte literals back to front,
@@ -55,124 +61,82 @@ struct WalkCounts {
 func walk<Input: WalkInput>(
     _ input: inout Input, _ program: Program, _ steps: UnsafeBufferPointer<Step>,
     autocomplete: Bool, reverseLiterals: Bool,
-    formatted: inout ByteCursor, extracted: inout ByteCursor, dropped: inout ByteCursor
+    formatted: inout ByteCursor, extracted: inout ByteCursor, dropped: inout ByteCursor?
 ) -> WalkCounts {
-    var counts = WalkCounts()
-    var index = 0
-    let end = steps.count
+    // Locals rather than fields of a struct, so that they stay in registers.
+    var affinity = 0
+    var droppedCount = 0
+    guard var step = steps.baseAddress else { return WalkCounts() }
+    let end = step + steps.count
 
-    @inline(__always)
-    func writeLiteral(_ step: Step, to cursor: inout ByteCursor) {
-        if step.asciiLiteral < 0x80 {
-            cursor.append(step.asciiLiteral)
-        } else {
-            cursor.append(program.literals[Int(step.index)].utf8, reversed: reverseLiterals)
-        }
-    }
-
+    // No nested functions: a closure over these counters would keep them out of registers.
     while let unit = input.next() {
         walkingOne: while true {
-            guard index < end else {
-                counts.affinity &-= 1
+            guard step != end else {
+                affinity &-= 1
                 if input.isData(unit, program) {
-                    counts.dropped &+= 1
-                    input.write(unit, to: &dropped)
+                    droppedCount &+= 1
+                    if dropped != nil { input.write(unit, to: &dropped!) }
                 }
                 break walkingOne
             }
-            let step = steps[index]
-            switch step.kind {
+            let current = step.pointee
+            switch current.kind {
             case .slot, .ellipsis:
-                if input.fits(unit, step, program) {
+                if input.fits(unit, current, program) {
                     input.write(unit, to: &formatted)
                     input.write(unit, to: &extracted)
-                    counts.formattedUnits &+= 1
-                    counts.extractedUnits &+= 1
-                    counts.affinity &+= 1
-                    if step.kind == .slot { index &+= 1 }
+                    affinity &+= 1
+                    if current.kind == .slot { step += 1 }
                 } else {
-                    counts.affinity &-= 1
+                    affinity &-= 1
                     if input.isData(unit, program) {
-                        counts.dropped &+= 1
-                        input.write(unit, to: &dropped)
+                        droppedCount &+= 1
+                        if dropped != nil { input.write(unit, to: &dropped!) }
                     }
                 }
                 break walkingOne
             case .optionalSlot:
-                index &+= 1
-                if input.fits(unit, step, program) {
+                step += 1
+                if input.fits(unit, current, program) {
                     input.write(unit, to: &formatted)
                     input.write(unit, to: &extracted)
-                    counts.formattedUnits &+= 1
-                    counts.extractedUnits &+= 1
-                    counts.affinity &+= 1
+                    affinity &+= 1
                     break walkingOne
                 }
-                counts.affinity &-= 1
+                affinity &-= 1
             case .free, .fixed:
-                index &+= 1
-                counts.formattedUnits &+= 1
-                if input.matches(unit, step, program) {
+                step += 1
+                if input.matches(unit, current, program) {
                     input.write(unit, to: &formatted)
-                    if step.kind == .fixed {
-                        input.write(unit, to: &extracted)
-                        counts.extractedUnits &+= 1
-                    }
-                    counts.affinity &+= 1
+                    if current.kind == .fixed { input.write(unit, to: &extracted) }
+                    affinity &+= 1
                     break walkingOne
                 }
-                writeLiteral(step, to: &formatted)
-                if step.kind == .fixed {
-                    writeLiteral(step, to: &extracted)
-                    counts.extractedUnits &+= 1
+                formatted.appendLiteral(current, program, reversed: reverseLiterals)
+                if current.kind == .fixed {
+                    extracted.appendLiteral(current, program, reversed: reverseLiterals)
                 }
-                counts.affinity &-= 1
+                affinity &-= 1
             }
         }
     }
     if autocomplete {
-        while index < end, steps[index].isLiteral {
-            let step = steps[index]
-            writeLiteral(step, to: &formatted)
-            counts.formattedUnits &+= 1
-            if step.kind == .fixed {
-                writeLiteral(step, to: &extracted)
-                counts.extractedUnits &+= 1
+        while step != end, step.pointee.isLiteral {
+            formatted.appendLiteral(step.pointee, program, reversed: reverseLiterals)
+            if step.pointee.kind == .fixed {
+                extracted.appendLiteral(step.pointee, program, reversed: reverseLiterals)
             }
-            index &+= 1
+            step += 1
         }
     }
-    counts.stop = index
-    return counts
+    return WalkCounts(affinity: affinity, dropped: droppedCount, stop: step - steps.baseAddress!)
 }
 
 /// Plain ASCII without CR: every byte is its own grapheme cluster, so bytes are walked directly.
-struct ASCIIInput: WalkInput {
-    let base: UnsafePointer<UInt8>
-    var position: Int
-    let end: Int
-    let stride: Int
+protocol ASCIIWalkInput: WalkInput where Unit == UInt8 {}
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, reversed: Bool) {
-        base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
-        if reversed {
-            position = bytes.count - 1
-            end = -1
-            stride = -1
-        } else {
-            position = 0
-            end = bytes.count
-            stride = 1
-        }
-    }
-
-    @inline(__always)
-    mutating func next() -> UInt8? {
-        guard position != end else { return nil }
-        defer { position &+= stride }
-        return base[position]
-    }
-
+extension ASCIIWalkInput {
     @inline(__always)
     func fits(_ unit: UInt8, _ step: Step, _ program: Program) -> Bool {
         step.accepts.contains(unit)
@@ -191,6 +155,41 @@ struct ASCIIInput: WalkInput {
     @inline(__always)
     func write(_ unit: UInt8, to cursor: inout ByteCursor) {
         cursor.append(unit)
+    }
+}
+
+struct ForwardASCII: ASCIIWalkInput {
+    var position: UnsafePointer<UInt8>
+    let end: UnsafePointer<UInt8>
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        position = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        end = position + bytes.count
+    }
+
+    @inline(__always)
+    mutating func next() -> UInt8? {
+        guard position != end else { return nil }
+        defer { position += 1 }
+        return position.pointee
+    }
+}
+
+/// Right to left: the last byte first.
+struct BackwardASCII: ASCIIWalkInput {
+    var position: UnsafePointer<UInt8>
+    let start: UnsafePointer<UInt8>
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        start = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        position = start + bytes.count
+    }
+
+    @inline(__always)
+    mutating func next() -> UInt8? {
+        guard position != start else { return nil }
+        position -= 1
+        return position.pointee
     }
 }
 
@@ -228,14 +227,24 @@ struct ClusterInput: WalkInput {
 }
 
 extension UnsafeBufferPointer<UInt8> {
-    /// No byte of 0x80 or above, and no CR (CR LF is a single grapheme cluster).
+    /// No byte of 0x80 or above, and no CR (CR LF is a single grapheme cluster). Eight bytes at a
+    /// time: this runs on every masked cell.
     var isPlainASCII: Bool {
-        var seen: UInt8 = 0
-        var carriageReturn = false
-        for byte in self {
-            seen |= byte
-            carriageReturn = carriageReturn || byte == 0x0D
+        guard var position = baseAddress else { return true }
+        let end = position + count
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let carriageReturns: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+        while end - position >= 8 {
+            let word = UnsafeRawPointer(position).loadUnaligned(as: UInt64.self)
+            let crBytes = word ^ carriageReturns  // a zero byte where there was a CR
+            if (word | ((crBytes &- ones) & ~crBytes)) & high != 0 { return false }
+            position += 8
         }
-        return seen < 0x80 && !carriageReturn
+        while position != end {
+            if position.pointee >= 0x80 || position.pointee == 0x0D { return false }
+            position += 1
+        }
+        return true
     }
 }

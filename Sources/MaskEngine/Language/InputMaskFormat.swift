@@ -14,19 +14,19 @@ enum InputMaskFormat {
         throws(FormatError) -> Program
     {
         let tokens = try tokenize(format, notations: notations)
-        guard rightToLeft else { return compile(tokens, notations: notations) }
+        guard rightToLeft else { return compile(tokens, notations: notations, rightToLeft: false) }
         // The reference runs right-to-left masks by reversing the format text and fixing up the
         // escapes with four text replacements; the conformance cases keep the odd results that
         // gives (`{\{}` turns into a free `}`). Where that text no longer parses, the tokens
         // themselves are reversed instead.
         if let reversed = try? tokenize(referenceReversed(format), notations: notations) {
-            return compile(reversed, notations: notations)
+            return compile(reversed, notations: notations, rightToLeft: true)
         }
         let reversed = tokens.reversed().map { token -> Token in
             if case .slots(let characters) = token { return .slots(characters.reversed()) }
             return token
         }
-        return compile(reversed, notations: notations)
+        return compile(reversed, notations: notations, rightToLeft: true)
     }
 
     // MARK: Pass 1: tokens
@@ -137,7 +137,7 @@ enum InputMaskFormat {
 
     // MARK: Pass 3: steps
 
-    static func compile(_ tokens: [Token], notations: [Notation]) -> Program {
+    static func compile(_ tokens: [Token], notations: [Notation], rightToLeft: Bool) -> Program {
         var builder = ProgramBuilder()
         for token in tokens {
             switch token {
@@ -153,7 +153,7 @@ enum InputMaskFormat {
                 }
             }
         }
-        return builder.build()
+        return builder.build(rightToLeft: rightToLeft)
     }
 
     private static func addSlot(

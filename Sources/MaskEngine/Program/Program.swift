@@ -38,23 +38,31 @@ struct Literal: Sendable {
 }
 
 /// A compiled format: immutable, `Sendable`, shared by every thread that applies it.
-struct Program: Sendable {
-    var steps: [Step]
-    var classes: [CharacterClass]
-    var literals: [Literal]
-    /// For each step index (and the end), the placeholder character input-mask shows for it.
-    var placeholders: [Character]
+///
+/// A class so that handing a mask around costs one reference count, not one per array.
+final class Program: Sendable {
+    let steps: [Step]
+    let classes: [CharacterClass]
+    let literals: [Literal]
+    /// For each step, the character input-mask's placeholder shows for it.
+    let placeholders: [Character]
     /// `completeFrom[i]`: stopping before step `i` leaves no mandatory step unfilled.
-    var completeFrom: [Bool]
+    let completeFrom: [Bool]
     /// Characters whose loss counts: letters, digits, and the sets of custom notations in use.
-    var dataASCII: ASCIIBitmap
-    var dataClasses: [CharacterClass]
+    let dataASCII: ASCIIBitmap
+    let dataClasses: [CharacterClass]
     /// Whether every literal is a character that cannot merge with its neighbours, so that on
     /// ASCII input the output's grapheme clusters are exactly the characters written.
-    var literalsAreInert: Bool
-    var literalByteCount: Int
+    let literalsAreInert: Bool
+    let literalByteCount: Int
+    /// The steps are in right-to-left order, for a value walked from its end.
+    let rightToLeft: Bool
 
-    init(steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character]) {
+    init(
+        steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character],
+        rightToLeft: Bool
+    ) {
+        self.rightToLeft = rightToLeft
         self.steps = steps
         self.classes = classes
         self.literals = literals

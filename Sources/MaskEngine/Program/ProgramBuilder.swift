@@ -33,7 +33,9 @@ struct ProgramBuilder {
         placeholders.append(character)
     }
 
-    func build() -> Program {
-        Program(steps: steps, classes: classes, literals: literals, placeholders: placeholders)
+    func build(rightToLeft: Bool = false) -> Program {
+        Program(
+            steps: steps, classes: classes, literals: literals, placeholders: placeholders,
+            rightToLeft: rightToLeft)
     }
 }

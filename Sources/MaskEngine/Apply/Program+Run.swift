@@ -1,0 +1,73 @@
+extension Program {
+    /// Applies the program to the UTF-8 bytes of a value (see `Mask.apply(utf8:...)`).
+    func run(
+        _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
+        formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
+        dropped: UnsafeMutablePointer<UInt8>?
+    ) -> ApplyCounts {
+        steps.withUnsafeBufferPointer { steps in
+            var formattedCursor = ByteCursor(formatted)
+            var extractedCursor = ByteCursor(extracted)
+            var droppedCursor = dropped.map(ByteCursor.init)
+            // The reference keeps the caret at the end of the value; right to left, the value is
+            // reversed and the caret with it, so autocomplete only reaches an empty value.
+            let autocomplete = autocomplete && (!rightToLeft || input.isEmpty)
+            let plain = literalsAreInert && input.isPlainASCII
+            let counts: WalkCounts
+            if plain && !rightToLeft {
+                var source = ForwardASCII(input)
+                counts = walk(
+                    &source, self, steps, autocomplete: autocomplete, reverseLiterals: false,
+                    formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
+            } else if plain {
+                var source = BackwardASCII(input)
+                counts = walk(
+                    &source, self, steps, autocomplete: autocomplete, reverseLiterals: true,
+                    formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
+                formatted.reverseBytes(count: formattedCursor.count)
+                extracted.reverseBytes(count: extractedCursor.count)
+                dropped?.reverseBytes(count: droppedCursor?.count ?? 0)
+            } else {
+                let value = String(decoding: input, as: UTF8.self)
+                // Right to left, the reference reverses the value by characters, walks it, and
+                // reverses what it wrote the same way; characters may merge or split in between.
+                var source = ClusterInput(rightToLeft ? String(value.reversed()) : value)
+                counts = walk(
+                    &source, self, steps, autocomplete: autocomplete, reverseLiterals: false,
+                    formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
+                if rightToLeft {
+                    formatted.reverseCharacters(count: formattedCursor.count)
+                    extracted.reverseCharacters(count: extractedCursor.count)
+                    dropped?.reverseCharacters(count: droppedCursor?.count ?? 0)
+                }
+            }
+            return ApplyCounts(
+                formattedByteCount: formattedCursor.count,
+                extractedByteCount: extractedCursor.count,
+                droppedByteCount: droppedCursor?.count ?? 0,
+                complete: completeFrom[counts.stop],
+                affinity: counts.affinity,
+                droppedDataCharacters: counts.dropped,
+                stop: counts.stop,
+                isPlain: plain)
+        }
+    }
+}
+
+extension UnsafeMutablePointer<UInt8> {
+    fileprivate func reverseBytes(count: Int) {
+        var buffer = UnsafeMutableBufferPointer(start: self, count: count)
+        buffer.reverse()
+    }
+
+    /// Reverses the characters of the UTF-8 text here, keeping each character's bytes in order.
+    fileprivate func reverseCharacters(count: Int) {
+        guard count > 1 else { return }
+        let text = String(decoding: UnsafeBufferPointer(start: self, count: count), as: UTF8.self)
+        var position = 0
+        for byte in String(text.reversed()).utf8 {
+            self[position] = byte
+            position += 1
+        }
+    }
+}
