@@ -23,6 +23,7 @@ let package = Package(
             name: "maskclean",
             dependencies: [
                 "MaskClean",
+                "MaskEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -29,9 +29,22 @@ public struct AffineMask: Sendable {
         format: String, affineFormats: [String] = [], notations: [Notation] = [],
         strategy: AffinityStrategy = .wholeString, autocomplete: Bool = true, rightToLeft: Bool = false
     ) throws(AffineFormatError) {
+        try self.init(
+            syntax: .inputMask, format: format, affineFormats: affineFormats, notations: notations,
+            strategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft)
+    }
+
+    /// Compiles formats written in any mask language; the error says which format failed.
+    public init(
+        syntax: MaskSyntax, format: String, affineFormats: [String] = [], notations: [Notation] = [],
+        dialect: DialectOptions = DialectOptions(), strategy: AffinityStrategy = .wholeString,
+        autocomplete: Bool = true, rightToLeft: Bool = false
+    ) throws(AffineFormatError) {
         func compile(_ text: String, _ index: Int?) throws(AffineFormatError) -> Mask {
             do {
-                return try Mask(format: text, notations: notations, rightToLeft: rightToLeft)
+                return try Mask(
+                    syntax: syntax, format: text, notations: notations, dialect: dialect,
+                    rightToLeft: rightToLeft)
             } catch {
                 throw AffineFormatError(affineIndex: index, format: text, error: error)
             }
@@ -129,6 +142,27 @@ public struct AffineMask: Sendable {
         case .capacity:
             preconditionFailure("capacity is scored without applying")
         }
+    }
+}
+
+extension AffineMask {
+    /// The template column's value for a cell (DIALECTS.md): the formatted value, then the rest
+    /// of the chosen mask with each unfilled mandatory slot shown as `placeholder` (right to
+    /// left, the rest comes first).
+    public func template(formatted: String, outcome: CellOutcome, placeholder: Character) -> String {
+        let program = masks[outcome.chosen].program
+        let rest = program.templateRest(from: outcome.counts.stop, placeholder: placeholder)
+        return program.rightToLeft ? rest + formatted : formatted + rest
+    }
+
+    /// The template column's value for `value`.
+    public func template(_ value: String, placeholder: Character) -> String {
+        var value = value
+        let buffer = ApplyBuffer()
+        let outcome = value.withUTF8 { apply(utf8: $0, into: buffer) }
+        return template(
+            formatted: String(decoding: buffer.formatted, as: UTF8.self), outcome: outcome,
+            placeholder: placeholder)
     }
 }
 

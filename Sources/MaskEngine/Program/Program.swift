@@ -175,3 +175,21 @@ extension Unicode.Scalar {
         }
     }
 }
+
+extension Program {
+    /// The template of the part of the mask a value did not reach (DIALECTS.md): literals as they
+    /// are, each mandatory slot as `placeholder`, optional slots and ellipses left out. Right to
+    /// left, it is the part before the value, in reading order.
+    func templateRest(from start: Int, placeholder: Character) -> String {
+        var text = ""
+        for index in start..<steps.count {
+            let step = steps[index]
+            switch step.kind {
+            case .free, .fixed: text.append(literals[Int(step.index)].character)
+            case .slot: text.append(placeholder)
+            case .optionalSlot, .ellipsis: continue
+            }
+        }
+        return rightToLeft ? String(text.reversed()) : text
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import MaskEngine
+
+/// `maskclean apply`: try a column's formats on values from the terminal, and see what a run
+/// would write for each.
+public enum ApplyTool {
+    /// A column's settings, as `apply` takes them from flags.
+    public struct Column: Sendable {
+        public var syntax: MaskSyntax = .inputMask
+        public var format: String
+        public var affineFormats: [String] = []
+        public var strategy: AffinityStrategy = .wholeString
+        public var notations: [Notation] = []
+        public var autocomplete = true
+        public var rightToLeft = false
+        public var dialect = DialectOptions()
+        /// Show the template column, with this placeholder for unfilled slots.
+        public var placeholder: Character?
+
+        public init(format: String) {
+            self.format = format
+        }
+    }
+
+    /// Compiles the column, or says what is wrong with it (exit 64: it came from the command line).
+    public static func compile(_ column: Column) throws(MaskCleanError) -> AffineMask {
+        do {
+            try Notation.checkDistinct(column.notations)
+            return try AffineMask(
+                syntax: column.syntax, format: column.format, affineFormats: column.affineFormats,
+                notations: column.notations, dialect: column.dialect, strategy: column.strategy,
+                autocomplete: column.autocomplete, rightToLeft: column.rightToLeft)
+        } catch let error as AffineFormatError {
+            let which = error.affineIndex.map { "--affine \"\(column.affineFormats[$0])\"" } ?? "format"
+            throw .usage("\(which): \(error.error)")
+        } catch {
+            throw .usage("--notation: \(error)")
+        }
+    }
+
+    /// One value's outcome, as `apply` shows it.
+    public struct Row: Sendable {
+        public var value: String
+        public var formatted: String
+        public var extracted: String
+        public var status: CellStatus
+        public var format: String
+        public var placeholder: String
+        public var dropped: String
+        public var template: String?
+    }
+
+    public static func rows(_ mask: AffineMask, _ column: Column, values: [String]) -> [Row] {
+        values.map { value in
+            guard !value.isEmpty else {
+                return Row(
+                    value: value, formatted: "", extracted: "", status: .empty, format: "", placeholder: "",
+                    dropped: "", template: column.placeholder.map { _ in "" })
+            }
+            let outcome = mask.apply(value)
+            let chosen = mask.masks[outcome.chosen]
+            return Row(
+                value: value, formatted: outcome.result.formatted, extracted: outcome.result.extracted,
+                status: outcome.result.status, format: chosen.format, placeholder: chosen.placeholder,
+                dropped: outcome.result.dropped,
+                template: column.placeholder.map { mask.template(value, placeholder: $0) })
+        }
+    }
+
+    /// The rows as an aligned table, a header first.
+    public static func table(_ rows: [Row]) -> String {
+        let withTemplate = rows.contains { $0.template != nil }
+        var header = ["value", "formatted", "extracted", "status", "format", "placeholder", "dropped"]
+        if withTemplate { header.append("template") }
+        var lines = [header]
+        for row in rows {
+            var cells = [
+                row.value, row.formatted, row.extracted, row.status.rawValue, row.format, row.placeholder,
+                row.dropped,
+            ]
+            if withTemplate { cells.append(row.template ?? "") }
+            lines.append(cells.map(visible))
+        }
+        let widths = header.indices.map { index in lines.map { $0[index].count }.max() ?? 0 }
+        return lines.map { cells in
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1
+                    ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// The rows as JSON, one object a line.
+    public static func jsonLines(_ rows: [Row]) -> String {
+        rows.map { row in
+            var members = [
+                ("value", row.value), ("formatted", row.formatted), ("extracted", row.extracted),
+                ("status", row.status.rawValue), ("format", row.format), ("placeholder", row.placeholder),
+                ("dropped", row.dropped),
+            ]
+            if let template = row.template { members.append(("template", template)) }
+            return "{"
+                + members.map { "\(JSONTextWriter.quoted($0.0)): \(JSONTextWriter.quoted($0.1))" }
+                .joined(separator: ", ") + "}"
+        }.joined(separator: "\n") + (rows.isEmpty ? "" : "\n")
+    }
+
+    /// Values from standard input, one a line (a CR before the line feed is not part of it).
+    public static func readValues() throws(MaskCleanError) -> [String] {
+        let bytes = try InputFile.readAll(path: "-")
+        var text = String(decoding: bytes, as: UTF8.self)
+        if text.hasSuffix("\n") { text.removeLast() }
+        guard !text.isEmpty else { return [] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+        }
+    }
+
+    /// Control characters shown as escapes, so that a table row stays one line.
+    private static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            return text
+        }
+        return text.unicodeScalars.map { scalar in
+            switch scalar {
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            default:
+                return scalar.value < 0x20 || scalar.value == 0x7F
+                    ? String(format: "\\u{%02X}", scalar.value) : String(scalar)
+            }
+        }.joined()
+    }
+}

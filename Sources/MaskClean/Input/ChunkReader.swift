@@ -1,0 +1,125 @@
+/// Reads the input in blocks and cuts it into chunks of whole records, each at least
+/// `chunkSize` bytes (but for the last), using a splitter to find record boundaries.
+///
+/// Memory stays bounded: a record that grows past `maximumRecordBytes` without ending (a runaway
+/// quote, a 100 MB cell) is reported instead of being held.
+final class ChunkReader<Splitter: RecordSplitter> {
+    enum Event {
+        case chunk(Chunk)
+        /// A record longer than the maximum begins on `line`; `skipOversizedRecord` passes it.
+        case oversizedRecord(line: Int)
+    }
+
+    private let input: InputFile
+    private var splitter: Splitter
+    private let chunkSize: Int
+    let maximumRecordBytes: Int
+    /// Bytes read and not yet handed out; the splitter has seen all of them.
+    private var pending: [UInt8] = []
+    /// The end of the last record boundary in `pending` (0: none), and the line feeds before it.
+    private var boundary = 0
+    private var lineFeedsBeforeBoundary = 0
+    /// Line feeds in all of `pending`.
+    private var lineFeeds = 0
+    /// The physical line `pending` starts on.
+    private var line: Int
+    private var atEnd = false
+    /// Input bytes read so far, for the progress bar.
+    private(set) var bytesRead = 0
+
+    init(
+        input: InputFile, splitter: Splitter, chunkSize: Int, maximumRecordBytes: Int, leftover: [UInt8],
+        firstLine: Int
+    ) {
+        self.input = input
+        self.splitter = splitter
+        self.chunkSize = chunkSize
+        self.maximumRecordBytes = maximumRecordBytes
+        self.line = firstLine
+        pending.reserveCapacity(chunkSize * 2)
+        append(leftover[...])
+    }
+
+    /// The next chunk, or nil at the end of the input.
+    func next() throws(MaskCleanError) -> Event? {
+        while true {
+            if atEnd {
+                return pending.isEmpty
+                    ? nil : .chunk(cut(at: pending.count, lineFeeds: lineFeeds, isLast: true))
+            }
+            if boundary >= chunkSize {
+                return .chunk(cut(at: boundary, lineFeeds: lineFeedsBeforeBoundary, isLast: false))
+            }
+            if pending.count - boundary > maximumRecordBytes {
+                // Hand out the whole records before the long one first.
+                if boundary > 0 {
+                    return .chunk(cut(at: boundary, lineFeeds: lineFeedsBeforeBoundary, isLast: false))
+                }
+                return .oversizedRecord(line: line)
+            }
+            try readBlock()
+        }
+    }
+
+    /// Passes the oversized record `next()` reported to `sink` as it is read (for the quarantine
+    /// file) without holding it, and resumes after it.
+    func skipOversizedRecord(_ sink: (UnsafeBufferPointer<UInt8>) throws(MaskCleanError) -> Void)
+        throws(MaskCleanError)
+    {
+        while boundary == 0 && !atEnd {
+            try pending.withBuffer { bytes throws(MaskCleanError) in try sink(bytes) }
+            line += lineFeeds
+            pending.removeAll(keepingCapacity: true)
+            lineFeeds = 0
+            try readBlock()
+        }
+        let end = atEnd && boundary == 0 ? pending.count : boundary
+        try pending.withBuffer { bytes throws(MaskCleanError) in
+            try sink(UnsafeBufferPointer(rebasing: bytes[..<end]))
+        }
+        _ = cut(at: end, lineFeeds: end == boundary ? lineFeedsBeforeBoundary : lineFeeds, isLast: false)
+    }
+
+    private func cut(at end: Int, lineFeeds cutLineFeeds: Int, isLast: Bool) -> Chunk {
+        let chunk = Chunk(bytes: Array(pending[..<end]), firstLine: line, isLast: isLast)
+        pending.removeFirst(end)
+        line += cutLineFeeds
+        lineFeeds -= cutLineFeeds
+        // The boundary found so far is the one just cut at, or none remains before the end.
+        boundary = 0
+        lineFeedsBeforeBoundary = 0
+        return chunk
+    }
+
+    private func readBlock() throws(MaskCleanError) {
+        let start = pending.count
+        pending.append(contentsOf: repeatElement(0, count: chunkSize))
+        let count = try pending.withMutableBytes { buffer throws(MaskCleanError) in
+            try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+        }
+        pending.removeLast(chunkSize - count)
+        bytesRead += count
+        if count == 0 {
+            atEnd = true
+            return
+        }
+        scan(from: start)
+    }
+
+    private func append(_ bytes: ArraySlice<UInt8>) {
+        let start = pending.count
+        pending.append(contentsOf: bytes)
+        scan(from: start)
+    }
+
+    private func scan(from start: Int) {
+        let found = pending.withUnsafeBufferPointer { bytes in
+            splitter.scan(UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        if let foundBoundary = found.boundary {
+            boundary = start + foundBoundary
+            lineFeedsBeforeBoundary = lineFeeds + found.lineFeedsBeforeBoundary
+        }
+        lineFeeds += found.lineFeeds
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An input opened for reading: a file, or standard input for `-`.
+public final class InputFile {
+    /// How messages name the input: the path as given, or `stdin`.
+    public let name: String
+    /// The size in bytes when known (a regular file), for the progress bar.
+    public let size: Int?
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+
+    public init(path: String) throws(MaskCleanError) {
+        if path == "-" {
+            name = "stdin"
+            descriptor = STDIN_FILENO
+            ownsDescriptor = false
+            size = nil
+            return
+        }
+        name = path
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { throw .noInput(path, systemError(errno)) }
+        var info = stat()
+        if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(opened)
+            throw .noInput(path, "is a directory")
+        }
+        descriptor = opened
+        ownsDescriptor = true
+        size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Reads up to `buffer.count` bytes; 0 at the end of the input.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw .noInput(name, "cannot read: \(systemError(errno))")
+        }
+    }
+
+    /// Reads a whole (small) file, such as the spec.
+    public static func readAll(path: String) throws(MaskCleanError) -> [UInt8] {
+        let file = try InputFile(path: path)
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = try block.withMutableBytes { buffer throws(MaskCleanError) in
+                try file.read(into: buffer)
+            }
+            if count == 0 { return bytes }
+            bytes += block[..<count]
+        }
+    }
+
+    /// Identifies the file, to refuse an output that would overwrite it.
+    public var identity: FileIdentity? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+}
+
+/// A file's device and inode: two paths with the same identity are the same file.
+public struct FileIdentity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// The identity of the file at a path, if it exists.
+    public init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+}
+
+/// The system's words for an errno value, lower-cased as they read in a sentence.
+func systemError(_ code: Int32) -> String {
+    switch code {
+    case ENOENT: return "no such file or directory"
+    case EACCES: return "permission denied"
+    case EISDIR: return "is a directory"
+    case ENOSPC: return "no space left on device"
+    case EROFS: return "read-only file system"
+    default:
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}

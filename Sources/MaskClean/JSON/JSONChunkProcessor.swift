@@ -1,0 +1,314 @@
+import Foundation
+
+/// What a JSON run knows before the first chunk: the keys to mask and add, and, for CSV output,
+/// the columns.
+struct JSONInputPlan: Sendable {
+    var file: String
+    /// NDJSON (a record a line) or the elements of one array.
+    var isArray: Bool
+    /// The spec columns' keys, in spec order.
+    var maskedKeys: [String]
+    /// Keys maskclean adds; a record that already has one is malformed for this spec.
+    var addedKeys: [String]
+    /// For CSV output: the input columns (the first record's keys).
+    var csvColumns: [String]?
+    var policy: ErrorPolicy
+}
+
+/// Reads JSON records with `JSONScanner`: every value maskclean does not mask is copied through
+/// as the bytes it was (a 23-digit id, `0.10`, `1e400`); masked values are decoded.
+final class JSONChunkProcessor: ChunkProcessor {
+    let plan: JSONInputPlan
+    let encoder: RecordEncoder
+    let masker: CellMasker
+    private let maskedKeyBytes: [[UInt8]]
+    private let addedKeyBytes: [[UInt8]]
+    private let csvColumnIndex: [String: Int]
+
+    // The chunk and record being processed.
+    private var result = ChunkResult()
+    private var output: [UInt8] = []
+    private var maskedValues: [JSONToken?]
+    private var csvValues: [JSONToken?]
+    private var decoded: [[UInt8]]
+
+    /// How reading one record went.
+    private enum Outcome {
+        case written
+        /// Rejected, and the scanner is past it.
+        case rejected
+        /// Not valid JSON: the caller finds where the next record starts.
+        case broken(String)
+        /// The run stops (`--on-error fail`).
+        case stop
+    }
+
+    init(plan: JSONInputPlan, encoder: RecordEncoder, columns: [ColumnSpec]) {
+        self.plan = plan
+        self.encoder = encoder
+        self.masker = CellMasker(columns: columns)
+        self.maskedKeyBytes = plan.maskedKeys.map { Array($0.utf8) }
+        self.addedKeyBytes = plan.addedKeys.map { Array($0.utf8) }
+        self.csvColumnIndex = Dictionary(
+            (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.maskedValues = Array(repeating: nil, count: plan.maskedKeys.count)
+        self.csvValues = Array(repeating: nil, count: plan.csvColumns?.count ?? 0)
+        self.decoded = Array(repeating: [], count: plan.maskedKeys.count)
+    }
+
+    func process(_ chunk: Chunk) -> ChunkResult {
+        masker.resetStats()
+        result = ChunkResult()
+        output.removeAll(keepingCapacity: true)
+        output.reserveCapacity(chunk.bytes.count + chunk.bytes.count / 2)
+        chunk.bytes.withUnsafeBufferPointer { bytes in
+            if plan.isArray {
+                processArrayElements(bytes, chunk: chunk)
+            } else {
+                processLines(bytes, chunk: chunk)
+            }
+        }
+        result.output = output
+        result.stats = masker.stats
+        return result
+    }
+
+    // MARK: Cutting records out of the chunk
+
+    private func processLines(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
+        var line = chunk.firstLine
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            let next = min(end + 1, bytes.count)
+            defer {
+                line += 1
+                start = next
+            }
+            var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            guard scanner.peek() != nil else { continue }  // a blank line holds no record
+            let raw = bytes[start..<next]
+            switch record(&scanner, line: line, raw: raw) {
+            case .written, .rejected: continue
+            case .stop: return
+            case .broken(let reason):
+                guard reject(reason, line: line, raw: raw) else { return }
+            }
+        }
+    }
+
+    private func processArrayElements(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
+        var scanner = JSONScanner(bytes)
+        var line = chunk.firstLine
+        var counted = 0
+        func lineAt(_ offset: Int) -> Int {
+            while counted < offset {
+                if bytes[counted] == 0x0A { line += 1 }
+                counted += 1
+            }
+            return line
+        }
+        var missingComma = false
+        while let next = scanner.peek() {
+            let start = scanner.position
+            if next == UInt8(ascii: "]") {
+                scanner.position += 1
+                guard chunk.isLast, scanner.peek() == nil else {
+                    result.fatal = .data(
+                        plan.file, line: lineAt(scanner.position), "unexpected text after the array")
+                    return
+                }
+                return
+            }
+            let recordLine = lineAt(start)
+            let outcome: Outcome =
+                missingComma
+                ? .broken("expected ',' between records") : record(&scanner, line: recordLine, raw: nil)
+            // A record is followed by a comma, or by the closing bracket.
+            if case .broken = outcome {
+            } else if scanner.peek() == UInt8(ascii: ",") {
+                scanner.position += 1
+            } else {
+                missingComma = scanner.peek() != UInt8(ascii: "]") && !scanner.isAtEnd
+            }
+            switch outcome {
+            case .written, .rejected: continue
+            case .stop: return
+            case .broken(let reason):
+                // Resume after the next comma between records, found the way the reader cut chunks.
+                var splitter = JSONArraySplitter()
+                let found = splitter.scan(UnsafeBufferPointer(rebasing: bytes[start...]))
+                let end = found.boundary.map { start + $0 } ?? bytes.count
+                guard reject(reason, line: recordLine, raw: bytes[start..<end]) else { return }
+                scanner.position = end
+                missingComma = false
+            }
+        }
+        // A truncated array: its records so far are whole, but the file is not what it claims.
+        if chunk.isLast && plan.policy == .fail {
+            result.fatal = .data(
+                plan.file, line: lineAt(bytes.count), "the array is not closed with ']' (truncated input?)")
+        }
+    }
+
+    /// Reads one record at the scanner and writes it out.
+    private func record(_ scanner: inout JSONScanner, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>?)
+        -> Outcome
+    {
+        let start = scanner.position
+        for index in maskedValues.indices { maskedValues[index] = nil }
+        for index in csvValues.indices { csvValues[index] = nil }
+        var memberCount = 0
+        var problem: String?
+        let object: JSONToken
+        do {
+            guard scanner.peek() == UInt8(ascii: "{") else {
+                let value = try scanner.scanValue()
+                let reason = "the record is not an object (found \(describe(value.kind)))"
+                return reject(reason, line: line, raw: raw ?? scanner.bytes[start..<scanner.position])
+                    ? .rejected : .stop
+            }
+            let bytes = scanner.bytes
+            object = try scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
+                memberCount += 1
+                if problem == nil { problem = self.member(key: key, value: value, in: bytes) }
+            }
+        } catch {
+            return .broken("invalid JSON: \(error.message)")
+        }
+        if raw != nil, scanner.peek() != nil {
+            return .broken("unexpected text after the record")
+        }
+        let rawRecord = raw ?? scanner.bytes[object.range]
+        if let problem {
+            return reject(problem, line: line, raw: rawRecord) ? .rejected : .stop
+        }
+        return write(object, memberCount: memberCount, bytes: scanner.bytes, line: line, raw: rawRecord)
+    }
+
+    /// Notes a member the record needs; says what is wrong with it, if anything.
+    private func member(key: JSONToken, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var keyText = Array(bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
+        if key.hasEscapes {
+            keyText = Array((JSONScanner(bytes).decodeString(key) ?? "").utf8)
+        }
+        for (index, name) in maskedKeyBytes.enumerated() where name == keyText {
+            guard maskedValues[index] == nil else { return "key \"\(plan.maskedKeys[index])\" appears twice" }
+            switch value.kind {
+            case .string, .number, .null: maskedValues[index] = value
+            case .object, .array, .bool:
+                return
+                    "key \"\(plan.maskedKeys[index])\" holds \(describe(value.kind)); expected a string, a number or null"
+            }
+        }
+        for (index, name) in addedKeyBytes.enumerated() where name == keyText {
+            return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
+        }
+        if plan.csvColumns != nil {
+            let text = String(decoding: keyText, as: UTF8.self)
+            guard let column = csvColumnIndex[text] else {
+                return
+                    "key \"\(text)\" is not among the first record's keys, which are the CSV output's columns"
+            }
+            csvValues[column] = value
+        }
+        return nil
+    }
+
+    // MARK: Writing
+
+    private func write(
+        _ object: JSONToken, memberCount: Int, bytes: UnsafeBufferPointer<UInt8>, line: Int,
+        raw: Slice<UnsafeBufferPointer<UInt8>>
+    ) -> Outcome {
+        let scanner = JSONScanner(bytes)
+        // Decode the masked values first: a value that cannot be read rejects the record whole.
+        for (index, token) in maskedValues.enumerated() {
+            decoded[index].removeAll(keepingCapacity: true)
+            guard let token else { continue }
+            switch token.kind {
+            case .string:
+                guard let text = scanner.decodeString(token) else {
+                    return reject("invalid UTF-8 in key \"\(plan.maskedKeys[index])\"", line: line, raw: raw)
+                        ? .rejected : .stop
+                }
+                decoded[index] += text.utf8
+            case .number:
+                guard let text = scanner.plainDecimal(token) else {
+                    let reason = "key \"\(plan.maskedKeys[index])\" holds a number too large to write out"
+                    return reject(reason, line: line, raw: raw) ? .rejected : .stop
+                }
+                decoded[index] += text.utf8
+            default:
+                break
+            }
+        }
+        result.rows += 1
+        let row = result.rows
+        encoder.beginRecord(&output)
+        var name: Int
+        var separator: Bool
+        if let csvColumns = plan.csvColumns {
+            for index in csvColumns.indices {
+                let text = csvValues[index].map { csvText($0, scanner) } ?? []
+                encoder.cell(text, name: index, separator: index > 0, &output)
+            }
+            name = csvColumns.count
+            separator = !csvColumns.isEmpty
+        } else {
+            // The record's own bytes up to its closing brace; the added members go before it.
+            output.removeLast()  // beginRecord's `{`: the record brings its own
+            output.append(contentsOf: bytes[object.range.lowerBound..<(object.range.upperBound - 1)])
+            name = 0
+            separator = memberCount > 0
+        }
+        for index in masker.columns.indices {
+            name = decoded[index].withUnsafeBufferPointer { value in
+                masker.writeAddedCells(
+                    value, column: index, row: row, firstName: name, separator: separator, encoder: encoder,
+                    to: &output)
+            }
+            separator = true
+        }
+        encoder.endRecord(&output)
+        return .written
+    }
+
+    /// A JSON value as CSV text: strings decoded, everything else as written.
+    private func csvText(_ token: JSONToken, _ scanner: JSONScanner) -> [UInt8] {
+        switch token.kind {
+        case .string: return Array((scanner.decodeString(token) ?? "").utf8)
+        case .null: return []
+        default: return Array(scanner.bytes[token.range])
+        }
+    }
+
+    // MARK: Bad records
+
+    /// Counts a bad record (and quarantines it); false when the run must stop.
+    private func reject(_ reason: String, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        result.rows += 1
+        guard plan.policy != .fail else {
+            result.fatal = .data(plan.file, line: line, reason)
+            return false
+        }
+        result.rejections.append(Rejection(line: line, reason: reason))
+        if plan.policy == .quarantine {
+            result.quarantine.append(contentsOf: raw)
+            if raw.last != 0x0A { result.quarantine.append(0x0A) }
+        }
+        return true
+    }
+
+    private func describe(_ kind: JSONKind) -> String {
+        switch kind {
+        case .object: return "an object"
+        case .array: return "an array"
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// Writes a CSV field, quoted only where needed: when it holds the delimiter, a quote, CR or LF.
+enum CSVFieldEncoder {
+    @inline(__always)
+    static func append(
+        _ field: UnsafeBufferPointer<UInt8>, delimiter: UInt8, escapeFormulas: Bool, to out: inout [UInt8]
+    ) {
+        let formula = escapeFormulas && FormulaGuard.isTrigger(field.first)
+        var needsQuotes = false
+        for byte in field where byte == delimiter || byte == 0x22 || byte == 0x0A || byte == 0x0D {
+            needsQuotes = true
+            break
+        }
+        if !needsQuotes {
+            if formula { out.append(FormulaGuard.prefix) }
+            out.append(contentsOf: field)
+            return
+        }
+        out.append(0x22)
+        if formula { out.append(FormulaGuard.prefix) }
+        for byte in field {
+            if byte == 0x22 { out.append(0x22) }
+            out.append(byte)
+        }
+        out.append(0x22)
+    }
+}
+
+/// `--escape-formulas`: spreadsheet programs run a cell that starts with `= + - @`, a tab or a
+/// CR as a formula (and `+1 (555)` is such a cell). A leading `'` makes it text.
+enum FormulaGuard {
+    static let prefix = UInt8(ascii: "'")
+
+    @inline(__always)
+    static func isTrigger(_ first: UInt8?) -> Bool {
+        switch first {
+        case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D:
+            return true
+        default: return false
+        }
+    }
+}
+
+/// Writes JSON string literals.
+enum JSONStringEncoder {
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `"…"`, escaping quotes, backslashes and control characters.
+    static func appendQuoted<Bytes: Collection<UInt8>>(
+        _ value: Bytes, prefix: UInt8? = nil, to out: inout [UInt8]
+    ) {
+        out.append(0x22)
+        if let prefix { out.append(prefix) }
+        for byte in value {
+            switch byte {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                out.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
+                ])
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+    }
+}

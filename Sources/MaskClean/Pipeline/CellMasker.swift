@@ -1,0 +1,66 @@
+import MaskEngine
+
+/// Masks the cells of one chunk, for one worker: the engine's reusable buffer, and the chunk's
+/// counts per column.
+final class CellMasker {
+    let columns: [ColumnSpec]
+    let buffer = ApplyBuffer()
+    private(set) var stats: [ColumnStats]
+
+    private static let complete = Array("complete".utf8)
+    private static let lossy = Array("lossy".utf8)
+    private static let incomplete = Array("incomplete".utf8)
+    private static let empty = Array("empty".utf8)
+
+    /// The status column's text.
+    static func statusBytes(_ status: CellStatus) -> [UInt8] {
+        switch status {
+        case .complete: return complete
+        case .lossy: return lossy
+        case .incomplete: return incomplete
+        case .empty: return empty
+        }
+    }
+
+    init(columns: [ColumnSpec]) {
+        self.columns = columns
+        self.stats = columns.map { ColumnStats(formats: $0.formats.count) }
+    }
+
+    func resetStats() {
+        stats = columns.map { ColumnStats(formats: $0.formats.count) }
+    }
+
+    /// Masks one non-empty cell of column `column` (an index into `columns`) and counts it.
+    /// The formatted and extracted bytes are in `buffer` until the next call.
+    func mask(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> CellOutcome {
+        let outcome = columns[column].mask.apply(utf8: value, into: buffer)
+        stats[column].count(
+            outcome.status, format: outcome.chosen, dropped: outcome.counts.droppedDataCharacters, row: row
+        ) { String(decoding: value, as: UTF8.self) }
+        return outcome
+    }
+
+    func countEmpty(column: Int, row: Int) {
+        stats[column].count(.empty, format: 0, dropped: 0, row: row) { "" }
+    }
+
+    /// The template column's text for the cell just masked.
+    func template(column: Int, outcome: CellOutcome) -> [UInt8] {
+        let spec = columns[column]
+        let formatted = String(decoding: buffer.formatted, as: UTF8.self)
+        return Array(
+            spec.mask.template(formatted: formatted, outcome: outcome, placeholder: spec.placeholderCharacter)
+                .utf8)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Valid UTF-8: plain ASCII at once, anything else checked by the standard library.
+    var isValidUTF8: Bool {
+        var seen: UInt8 = 0
+        for byte in self { seen |= byte }
+        if seen < 0x80 { return true }
+        return String(validating: self, as: UTF8.self) != nil
+    }
+}

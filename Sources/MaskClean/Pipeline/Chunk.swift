@@ -1,0 +1,36 @@
+/// A run of whole records cut from the input, with where it starts.
+struct Chunk: Sendable {
+    var bytes: [UInt8]
+    /// The physical line of the input its first byte is on.
+    var firstLine: Int
+    /// The last chunk of the input: a record may end without a line break.
+    var isLast: Bool
+}
+
+/// What masking a chunk gives: the output bytes in order, and the counts to merge.
+struct ChunkResult: Sendable {
+    var output: [UInt8] = []
+    /// The bad records, byte for byte as read (`--quarantine`).
+    var quarantine: [UInt8] = []
+    /// Records read, rejected ones included.
+    var rows = 0
+    var stats: [ColumnStats] = []
+    var rejections: [Rejection] = []
+    /// With `--on-error fail`: the first bad record ends the run.
+    var fatal: MaskCleanError?
+}
+
+/// What to do with a record that cannot be read (`--on-error`, `--quarantine`).
+public enum ErrorPolicy: Sendable, Equatable {
+    /// Stop the run with exit 65 (the default).
+    case fail
+    /// Leave the record out and keep going; the report counts it.
+    case skip
+    /// Like skip, and write the record as it was read to the quarantine file.
+    case quarantine
+}
+
+/// Masks chunks. One instance per worker thread: it owns the parser and buffers it reuses.
+protocol ChunkProcessor: AnyObject {
+    func process(_ chunk: Chunk) -> ChunkResult
+}

@@ -1,0 +1,121 @@
+import MaskEngine
+
+/// The shape of the records written out.
+public enum RecordFormat: String, Sendable, CaseIterable {
+    case csv, tsv, json, ndjson
+
+    /// The format a file name's extension says, if any.
+    public static func fromExtension(of path: String) -> RecordFormat? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "csv": return .csv
+        case "tsv", "tab": return .tsv
+        case "json": return .json
+        case "ndjson", "jsonl": return .ndjson
+        default: return nil
+        }
+    }
+
+    var isJSON: Bool { self == .json || self == .ndjson }
+}
+
+/// Writes records in the output format: the input's cells, then the added ones.
+struct RecordEncoder {
+    enum Layout {
+        case csv(delimiter: UInt8, terminator: [UInt8])
+        /// One object per record; for a JSON array, each record is preceded by `,\n` (the
+        /// pipeline drops the very first comma).
+        case json(array: Bool)
+    }
+
+    let layout: Layout
+    let escapeFormulas: Bool
+    /// For JSON output: every output column's name as a JSON string followed by `:`.
+    let quotedNames: [[UInt8]]
+
+    init(layout: Layout, escapeFormulas: Bool, columnNames: [String]) {
+        self.layout = layout
+        self.escapeFormulas = escapeFormulas
+        self.quotedNames = columnNames.map { name in
+            var bytes: [UInt8] = []
+            JSONStringEncoder.appendQuoted(Array(name.utf8), to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            return bytes
+        }
+    }
+
+    var isJSON: Bool {
+        if case .json = layout { return true }
+        return false
+    }
+
+    func beginRecord(_ out: inout [UInt8]) {
+        if case .json(let array) = layout {
+            if array { out.append(contentsOf: [UInt8(ascii: ","), 0x0A]) }
+            out.append(UInt8(ascii: "{"))
+        }
+    }
+
+    func endRecord(_ out: inout [UInt8]) {
+        switch layout {
+        case .csv(_, let terminator): out.append(contentsOf: terminator)
+        case .json(let array):
+            out.append(UInt8(ascii: "}"))
+            if !array { out.append(0x0A) }
+        }
+    }
+
+    /// Writes a cell: for JSON, as the member named `quotedNames[name]`. `separator` puts the
+    /// delimiter (or comma) before it: every cell but a record's first.
+    @inline(__always)
+    func cell(_ value: UnsafeBufferPointer<UInt8>, name: Int, separator: Bool, _ out: inout [UInt8]) {
+        switch layout {
+        case .csv(let delimiter, _):
+            if separator { out.append(delimiter) }
+            CSVFieldEncoder.append(value, delimiter: delimiter, escapeFormulas: escapeFormulas, to: &out)
+        case .json:
+            if separator { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: quotedNames[name])
+            let prefix = escapeFormulas && FormulaGuard.isTrigger(value.first) ? FormulaGuard.prefix : nil
+            JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &out)
+        }
+    }
+
+    func cell(_ value: [UInt8], name: Int, separator: Bool, _ out: inout [UInt8]) {
+        value.withUnsafeBufferPointer { cell($0, name: name, separator: separator, &out) }
+    }
+}
+
+extension CellMasker {
+    /// Masks the cell of spec column `index` (or counts it empty) and writes its added cells, the
+    /// first named `quotedNames[firstName]`. `separator`: the record already has cells. Returns
+    /// the name index after them.
+    func writeAddedCells(
+        _ value: UnsafeBufferPointer<UInt8>, column index: Int, row: Int, firstName: Int, separator: Bool,
+        encoder: RecordEncoder, to out: inout [UInt8]
+    ) -> Int {
+        let spec = columns[index]
+        var name = firstName
+        func write(_ cell: UnsafeBufferPointer<UInt8>) {
+            encoder.cell(cell, name: name, separator: separator || name > firstName, &out)
+            name += 1
+        }
+        guard !value.isEmpty else {
+            countEmpty(column: index, row: row)
+            let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            if spec.formattedColumn != nil { write(empty) }
+            if spec.extractedColumn != nil { write(empty) }
+            if spec.statusColumn != nil { Self.statusBytes(.empty).withUnsafeBufferPointer(write) }
+            if spec.templateColumn != nil { write(empty) }
+            return name
+        }
+        let outcome = mask(value, column: index, row: row)
+        if spec.formattedColumn != nil { write(buffer.formatted) }
+        if spec.extractedColumn != nil { write(buffer.extracted) }
+        if spec.statusColumn != nil { Self.statusBytes(outcome.status).withUnsafeBufferPointer(write) }
+        if spec.templateColumn != nil {
+            template(column: index, outcome: outcome).withUnsafeBufferPointer(write)
+        }
+        return name
+    }
+}

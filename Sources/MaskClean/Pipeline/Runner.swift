@@ -1,0 +1,477 @@
+import Foundation
+
+/// The options of `maskclean run` and `check` (DESIGN §4).
+public struct RunOptions: Sendable {
+    public var input: String
+    /// Where records go: a path, `-` for stdout, or nil to write none (`check`).
+    public var output: String?
+    public var report: String?
+    public var inputFormat: RecordFormat?
+    public var outputFormat: RecordFormat?
+    /// The CSV field delimiter; by default `,` (tab for TSV).
+    public var delimiter: UInt8?
+    public var jobs: Int
+    public var policy: ErrorPolicy = .fail
+    public var quarantine: String?
+    public var escapeFormulas = false
+    /// Called now and then with the input bytes read so far and the input's size, if known.
+    public var progress: (@Sendable (Int, Int?) -> Void)?
+    /// Bytes per chunk of work.
+    public var chunkSize = 1 << 20
+    /// A longer record is malformed input (a runaway quote, a 100 MB cell), not data.
+    public var maximumRecordBytes = 32 << 20
+
+    public init(input: String, output: String?, report: String? = nil, jobs: Int) {
+        self.input = input
+        self.output = output
+        self.report = report
+        self.jobs = jobs
+    }
+}
+
+/// One run: reads the input, masks it chunk by chunk, writes the records and the report. A
+/// failed run leaves no output behind.
+public enum Runner {
+    public static func run(_ spec: Spec, _ options: RunOptions) throws(MaskCleanError) -> Report {
+        let inputFormat: RecordFormat
+        if let format = options.inputFormat {
+            inputFormat = format
+        } else {
+            inputFormat = try format(of: options.input)
+        }
+        let outputFormat = options.outputFormat ?? inputFormat
+        try checkPaths(options)
+        let input = try InputFile(path: options.input)
+        if let identity = input.identity {
+            for (flag, path) in [
+                ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
+            ] {
+                if let path, path != "-", FileIdentity(path: path) == identity {
+                    throw .usage("\(flag) \(path) is the input file: writing it would destroy the input")
+                }
+            }
+        }
+        var run = try Run(
+            spec: spec, options: options, input: input, inputFormat: inputFormat, outputFormat: outputFormat)
+        return try run.execute()
+    }
+
+    /// The input format a path's extension says, or a usage error.
+    static func format(of path: String) throws(MaskCleanError) -> RecordFormat {
+        if let format = RecordFormat.fromExtension(of: path) { return format }
+        let what = path == "-" ? "standard input" : "\(path) from its extension"
+        throw .usage("cannot tell the format of \(what); use --input-format csv|tsv|json|ndjson")
+    }
+
+    private static func checkPaths(_ options: RunOptions) throws(MaskCleanError) {
+        let named = [
+            ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
+        ]
+        .compactMap { flag, path in path.map { (flag, $0) } }
+        .filter { $0.1 != "-" }
+        for (index, (flag, path)) in named.enumerated() {
+            if path == options.input {
+                throw .usage("\(flag) \(path) is the input file: writing it would destroy the input")
+            }
+            if let other = named[..<index].first(where: { $0.1 == path }) {
+                throw .usage("\(flag) and \(other.0) both name \(path)")
+            }
+        }
+    }
+}
+
+/// The state of one run, from the opened input to the committed outputs.
+private struct Run {
+    let spec: Spec
+    let options: RunOptions
+    let input: InputFile
+    let inputFormat: RecordFormat
+    let outputFormat: RecordFormat
+    var report: Report
+    var output: OutputFile?
+    var reportFile: OutputFile?
+    var quarantine: OutputFile?
+    /// For a JSON array output: no record written yet, so the next one drops its leading comma.
+    var firstRecord = true
+
+    init(
+        spec: Spec, options: RunOptions, input: InputFile, inputFormat: RecordFormat,
+        outputFormat: RecordFormat
+    )
+        throws(MaskCleanError)
+    {
+        self.spec = spec
+        self.options = options
+        self.input = input
+        self.inputFormat = inputFormat
+        self.outputFormat = outputFormat
+        self.report = Report(spec: spec, collectsRejections: options.policy != .fail)
+    }
+
+    var inputDelimiter: UInt8 {
+        options.delimiter ?? (inputFormat == .tsv ? 0x09 : UInt8(ascii: ","))
+    }
+
+    var outputDelimiter: UInt8 {
+        if outputFormat == inputFormat, let delimiter = options.delimiter { return delimiter }
+        return outputFormat == .tsv ? 0x09 : UInt8(ascii: ",")
+    }
+
+    mutating func execute() throws(MaskCleanError) -> Report {
+        do {
+            try openOutputs()
+            if inputFormat.isJSON {
+                try runJSON()
+            } else {
+                try runCSV()
+            }
+            try output?.commit()
+            try quarantine?.commit()
+            if let reportFile {
+                try reportFile.write(Array(report.json.utf8))
+                try reportFile.commit()
+            }
+            return report
+        } catch {
+            output?.discard()
+            quarantine?.discard()
+            reportFile?.discard()
+            throw error
+        }
+    }
+
+    /// Creates every output before any work, so that one that cannot be created fails the run
+    /// at once (exit 73).
+    mutating func openOutputs() throws(MaskCleanError) {
+        if let path = options.output { output = try OutputFile(path: path) }
+        if let path = options.report { reportFile = try OutputFile(path: path) }
+        if options.policy == .quarantine, let path = options.quarantine {
+            quarantine = try OutputFile(path: path)
+        }
+    }
+
+    // MARK: CSV
+
+    mutating func runCSV() throws(MaskCleanError) {
+        let header = try readCSVHeader()
+        var fieldIndex: [String: [Int]] = [:]
+        for (index, name) in header.names.enumerated() { fieldIndex[name, default: []].append(index) }
+        var maskedFields: [Int] = []
+        for column in spec.columns {
+            guard let indices = fieldIndex[column.name] else {
+                let known = header.names.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw .spec(
+                    spec.file, column.place,
+                    "no column \"\(column.name)\" in \(input.name) (its columns: \(known))")
+            }
+            guard indices.count == 1 else {
+                throw .data(
+                    input.name, line: 1,
+                    "the header names column \"\(column.name)\" \(indices.count) times (fields \(indices.map { String($0 + 1) }.joined(separator: ", "))); the spec cannot tell which to mask"
+                )
+            }
+            maskedFields.append(indices[0])
+        }
+        try checkAddedNames(against: header.names)
+
+        let names = header.names + spec.addedColumns
+        let encoder = makeEncoder(columnNames: names, terminator: header.terminator)
+        if let output {
+            var preamble: [UInt8] = []
+            if outputFormat == .json { preamble += Array("[".utf8) }
+            if !outputFormat.isJSON {
+                if header.hadByteOrderMark { preamble += [0xEF, 0xBB, 0xBF] }
+                encoder.beginRecord(&preamble)
+                for (index, name) in names.enumerated() {
+                    encoder.cell(Array(name.utf8), name: index, separator: index > 0, &preamble)
+                }
+                encoder.endRecord(&preamble)
+            }
+            try output.write(preamble)
+        }
+        let plan = CSVInputPlan(
+            file: input.name, delimiter: inputDelimiter, headerCount: header.names.count,
+            maskedFields: maskedFields,
+            policy: options.policy, maximumRecordBytes: options.maximumRecordBytes)
+        let processors = (0..<max(1, options.jobs)).map { _ in
+            CSVChunkProcessor(plan: plan, encoder: encoder, columns: spec.columns) as ChunkProcessor
+        }
+        let reader = ChunkReader(
+            input: input, splitter: CSVSplitter(delimiter: inputDelimiter), chunkSize: options.chunkSize,
+            maximumRecordBytes: options.maximumRecordBytes, leftover: header.leftover,
+            firstLine: header.nextLine)
+        try pump(reader, processors)
+        if outputFormat == .json { try output?.write(Array("\n]\n".utf8)) }
+    }
+
+    struct CSVHeader {
+        var names: [String]
+        var terminator: [UInt8]
+        var hadByteOrderMark: Bool
+        /// Bytes read past the header, and the line they start on.
+        var leftover: [UInt8]
+        var nextLine: Int
+    }
+
+    /// Reads up to the end of the header record and parses it.
+    func readCSVHeader() throws(MaskCleanError) -> CSVHeader {
+        var bytes: [UInt8] = []
+        var splitter = CSVSplitter(delimiter: inputDelimiter)
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        var scanned = 0
+        var lineFeeds = 0
+        var end: Int?
+        // Line by line, so that the first record boundary is the one found.
+        reading: while true {
+            while let feed = bytes[scanned...].firstIndex(of: 0x0A) {
+                let scan = bytes.withUnsafeBufferPointer {
+                    splitter.scan(UnsafeBufferPointer(rebasing: $0[scanned...feed]))
+                }
+                lineFeeds += 1
+                scanned = feed + 1
+                if scan.boundary != nil {
+                    end = scanned
+                    break reading
+                }
+            }
+            if bytes.count > options.maximumRecordBytes {
+                throw .data(
+                    input.name, line: 1, "the header is longer than \(options.maximumRecordBytes >> 20) MiB")
+            }
+            let count = try block.withMutableBytes { buffer throws(MaskCleanError) in
+                try input.read(into: buffer)
+            }
+            if count == 0 { break }
+            bytes += block[..<count]
+        }
+        let hadByteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        let skip = hadByteOrderMark ? 3 : 0
+        let headerEnd = end ?? bytes.count
+        guard headerEnd > skip else {
+            throw .data(
+                input.name, line: nil, "empty file: no header line (a CSV input starts with its column names)"
+            )
+        }
+        let headerBytes = Array(bytes[skip..<headerEnd])
+        let parser = CSVParser(delimiter: inputDelimiter)
+        let parsed = headerBytes.withUnsafeBytes { parser.feed($0) } && parser.finish()
+        guard parsed, let fieldCount = parser.completedRecords.first else {
+            throw .data(input.name, line: 1, parsed ? "no header line" : parser.errorDescription)
+        }
+        var names: [String] = []
+        var start = 0
+        for fieldEnd in parser.fieldEnds.prefix(fieldCount) {
+            guard let name = String(validating: parser.arena[start..<fieldEnd], as: UTF8.self) else {
+                throw .data(input.name, line: 1, "invalid UTF-8 in the header")
+            }
+            names.append(name)
+            start = fieldEnd
+        }
+        let terminator: [UInt8] = headerBytes.suffix(2) == [0x0D, 0x0A] ? [0x0D, 0x0A] : [0x0A]
+        return CSVHeader(
+            names: names, terminator: terminator, hadByteOrderMark: hadByteOrderMark,
+            leftover: Array(bytes[headerEnd...]), nextLine: 1 + lineFeeds)
+    }
+
+    // MARK: JSON
+
+    mutating func runJSON() throws(MaskCleanError) {
+        let isArray = inputFormat == .json
+        var leftover: [UInt8] = []
+        var line = 1
+        var csvColumns: [String]?
+        if isArray {
+            (leftover, line) = try readArrayOpening()
+        }
+        if !outputFormat.isJSON {
+            (csvColumns, leftover) = try firstRecordKeys(leftover, isArray: isArray)
+        }
+        try checkAddedNames(against: csvColumns ?? [])
+        let names = (csvColumns ?? []) + spec.addedColumns
+        let encoder = makeEncoder(
+            columnNames: csvColumns == nil ? spec.addedColumns : names, terminator: [0x0A])
+        if let output {
+            var preamble: [UInt8] = []
+            if outputFormat == .json { preamble += Array("[".utf8) }
+            if let csvColumns {
+                for (index, name) in (csvColumns + spec.addedColumns).enumerated() {
+                    encoder.cell(Array(name.utf8), name: index, separator: index > 0, &preamble)
+                }
+                encoder.endRecord(&preamble)
+            }
+            try output.write(preamble)
+        }
+        let plan = JSONInputPlan(
+            file: input.name, isArray: isArray, maskedKeys: spec.columns.map(\.name),
+            addedKeys: spec.addedColumns,
+            csvColumns: csvColumns, policy: options.policy)
+        let processors = (0..<max(1, options.jobs)).map { _ in
+            JSONChunkProcessor(plan: plan, encoder: encoder, columns: spec.columns) as ChunkProcessor
+        }
+        if isArray {
+            try pump(
+                ChunkReader(
+                    input: input, splitter: JSONArraySplitter(), chunkSize: options.chunkSize,
+                    maximumRecordBytes: options.maximumRecordBytes, leftover: leftover, firstLine: line),
+                processors)
+        } else {
+            try pump(
+                ChunkReader(
+                    input: input, splitter: LineSplitter(), chunkSize: options.chunkSize,
+                    maximumRecordBytes: options.maximumRecordBytes, leftover: leftover, firstLine: line),
+                processors)
+        }
+        if outputFormat == .json { try output?.write(Array("\n]\n".utf8)) }
+    }
+
+    /// Reads past the `[` that opens a JSON array of records; returns the bytes after it and
+    /// the line they start on.
+    func readArrayOpening() throws(MaskCleanError) -> ([UInt8], Int) {
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = try block.withMutableBytes { buffer throws(MaskCleanError) in
+                try input.read(into: buffer)
+            }
+            bytes += block[..<count]
+            var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            var line = 1
+            while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) {
+                if bytes[start] == 0x0A { line += 1 }
+                start += 1
+            }
+            if start < bytes.count {
+                guard bytes[start] == UInt8(ascii: "[") else {
+                    throw .data(
+                        input.name, line: line,
+                        "expected a JSON array of records ('['); for one object a line, use --input-format ndjson"
+                    )
+                }
+                return (Array(bytes[(start + 1)...]), line)
+            }
+            if count == 0 {
+                throw .data(input.name, line: nil, "empty file: expected a JSON array of records")
+            }
+        }
+    }
+
+    /// For CSV output from JSON: the first record's keys are the columns. Reads ahead until the
+    /// first record is whole; returns the keys and every byte read.
+    func firstRecordKeys(_ start: [UInt8], isArray: Bool) throws(MaskCleanError) -> ([String], [UInt8]) {
+        var bytes = start
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            var keys: [String] = []
+            let scanned: Bool? = bytes.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(buffer)
+                let reader = JSONScanner(buffer)
+                guard scanner.peek() != nil else { return nil }
+                do {
+                    _ = try scanner.scanObject { (key: JSONToken, _: JSONToken) throws(JSONSyntaxError) in
+                        keys.append(reader.decodeString(key) ?? "")
+                    }
+                    return true
+                } catch {
+                    return scanner.isAtEnd ? nil : false
+                }
+            }
+            if scanned == true { return (keys, bytes) }
+            let count = try block.withMutableBytes { buffer throws(MaskCleanError) in
+                try input.read(into: buffer)
+            }
+            if count == 0 || scanned == false || bytes.count > options.maximumRecordBytes {
+                // No whole first record: the chunks will report what is wrong with it.
+                return (keys, bytes + block[..<count])
+            }
+            bytes += block[..<count]
+        }
+    }
+
+    // MARK: Shared
+
+    /// An added column may not repeat an input column (DESIGN §3).
+    func checkAddedNames(against inputNames: [String]) throws(MaskCleanError) {
+        let names = Set(inputNames)
+        for column in spec.columns {
+            for added in column.addedColumns where names.contains(added) {
+                throw .spec(
+                    spec.file, column.place, "added column \"\(added)\" repeats a column of \(input.name)")
+            }
+        }
+    }
+
+    func makeEncoder(columnNames: [String], terminator: [UInt8]) -> RecordEncoder {
+        let layout: RecordEncoder.Layout =
+            switch outputFormat {
+            case .csv, .tsv: .csv(delimiter: outputDelimiter, terminator: terminator)
+            case .json: .json(array: true)
+            case .ndjson: .json(array: false)
+            }
+        return RecordEncoder(layout: layout, escapeFormulas: options.escapeFormulas, columnNames: columnNames)
+    }
+
+    /// Moves every chunk through the processors and merges the results in input order.
+    mutating func pump<Splitter: RecordSplitter>(
+        _ reader: ChunkReader<Splitter>, _ processors: [ChunkProcessor]
+    )
+        throws(MaskCleanError)
+    {
+        let pipeline = ChunkPipeline(processors: processors)
+        var oversizedLine: Int?
+        var this = self
+        defer { self = this }
+        repeat {
+            oversizedLine = nil
+            try pipeline.run(
+                nextChunk: { () throws(MaskCleanError) -> Chunk? in
+                    guard oversizedLine == nil, let event = try reader.next() else { return nil }
+                    switch event {
+                    case .chunk(let chunk): return chunk
+                    case .oversizedRecord(let line):
+                        oversizedLine = line
+                        return nil
+                    }
+                },
+                consume: { (result: ChunkResult) throws(MaskCleanError) in
+                    try this.consume(result, bytesRead: reader.bytesRead)
+                })
+            if let line = oversizedLine {
+                // The chunks before it are written; now pass the long record without holding it.
+                let reason =
+                    "record longer than \(reader.maximumRecordBytes >> 20) MiB (an unterminated quote?)"
+                guard options.policy != .fail else { throw .data(input.name, line: line, reason) }
+                let quarantine = this.quarantine
+                try reader.skipOversizedRecord { (bytes: UnsafeBufferPointer<UInt8>) throws(MaskCleanError) in
+                    try quarantine?.write(UnsafeRawBufferPointer(bytes))
+                }
+                this.report.rows += 1
+                this.report.reject(line: line, reason: reason)
+            }
+        } while oversizedLine != nil
+    }
+
+    mutating func consume(_ result: ChunkResult, bytesRead: Int) throws(MaskCleanError) {
+        let rowOffset = report.rows
+        report.rows += result.rows
+        for index in report.columns.indices {
+            report.columns[index].stats.merge(result.stats[index], rowOffset: rowOffset)
+        }
+        for rejection in result.rejections {
+            report.reject(line: rejection.line, reason: rejection.reason)
+        }
+        if let output, !result.output.isEmpty {
+            if outputFormat == .json && firstRecord {
+                // Every record starts with `,\n`: the first one of the array without the comma.
+                try output.write(Array(result.output.dropFirst()))
+                firstRecord = false
+            } else {
+                try output.write(result.output)
+            }
+        }
+        if let quarantine, !result.quarantine.isEmpty {
+            try quarantine.write(result.quarantine)
+        }
+        options.progress?(bytesRead, input.size)
+        if let fatal = result.fatal { throw fatal }
+    }
+}

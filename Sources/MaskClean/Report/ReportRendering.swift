@@ -1,0 +1,191 @@
+import Foundation
+
+extension Report {
+    /// The report as JSON, keys in the order of DESIGN §5, two-space indented.
+    public var json: String {
+        var out = JSONTextWriter()
+        out.beginObject()
+        out.key("rows")
+        out.raw(String(rows))
+        out.key("passed")
+        out.raw(passed ? "true" : "false")
+        if let rejected {
+            out.key("rejected")
+            out.beginObject()
+            out.key("count")
+            out.raw(String(rejectedCount))
+            out.key("samples")
+            out.beginArray()
+            for rejection in rejected {
+                out.element()
+                out.inlineObject([
+                    ("line", String(rejection.line)), ("reason", JSONTextWriter.quoted(rejection.reason)),
+                ])
+            }
+            out.endArray()
+            out.endObject()
+        }
+        out.key("columns")
+        out.beginArray()
+        for column in columns {
+            out.element()
+            out.beginObject()
+            let stats = column.stats
+            out.key("name")
+            out.raw(JSONTextWriter.quoted(column.spec.name))
+            for (name, value) in [
+                ("complete", stats.complete), ("lossy", stats.lossy), ("incomplete", stats.incomplete),
+                ("empty", stats.empty),
+            ] {
+                out.key(name)
+                out.raw(String(value))
+            }
+            out.key("completeRatio")
+            out.raw(String(format: "%.4f", column.completeRatio))
+            out.key("minComplete")
+            out.raw(column.spec.minComplete.map { formatNumber($0) } ?? "null")
+            out.key("passed")
+            out.raw(column.passed ? "true" : "false")
+            out.key("droppedCharacters")
+            out.raw(String(stats.droppedCharacters))
+            out.key("formats")
+            out.beginObject()
+            // Identical format texts share one entry; formats never chosen are left out.
+            var totals: [(String, Int)] = []
+            for (format, count) in zip(column.spec.formats, stats.formatCounts) where count > 0 {
+                if let index = totals.firstIndex(where: { $0.0 == format }) {
+                    totals[index].1 += count
+                } else {
+                    totals.append((format, count))
+                }
+            }
+            for (format, count) in totals {
+                out.key(format)
+                out.raw(String(count))
+            }
+            out.endObject()
+            out.key("samples")
+            out.beginObject()
+            for (name, samples) in [("lossy", stats.lossySamples), ("incomplete", stats.incompleteSamples)] {
+                out.key(name)
+                out.beginArray()
+                for sample in samples {
+                    out.element()
+                    out.inlineObject([
+                        ("row", String(sample.row)), ("value", JSONTextWriter.quoted(sample.value)),
+                    ])
+                }
+                out.endArray()
+            }
+            out.endObject()
+            out.endObject()
+        }
+        out.endArray()
+        out.endObject()
+        return out.text + "\n"
+    }
+
+    /// The short table for stderr: per column, complete %, lossy, incomplete, empty, threshold
+    /// and the verdict, then the overall verdict.
+    public var summary: String {
+        let header = ["column", "complete", "lossy", "incomplete", "empty", "threshold", "result"]
+        var rowsOfText: [[String]] = [header]
+        for column in columns {
+            let stats = column.stats
+            rowsOfText.append([
+                column.spec.name,
+                percentage(column.completeRatio),
+                String(stats.lossy),
+                String(stats.incomplete),
+                String(stats.empty),
+                column.spec.minComplete.map(percentage) ?? "-",
+                column.passed ? "pass" : "FAIL",
+            ])
+        }
+        let widths = header.indices.map { index in rowsOfText.map { $0[index].count }.max() ?? 0 }
+        var lines: [String] = []
+        for row in rowsOfText {
+            let cells = row.enumerated().map { index, cell in
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                return index == 0 ? cell + padding : padding + cell
+            }
+            lines.append(cells.joined(separator: "  "))
+        }
+        var verdict = "\(rows) rows"
+        if rejectedCount > 0 || rejected != nil { verdict += ", \(rejectedCount) rejected" }
+        let failed = columns.filter { !$0.passed }.count
+        verdict +=
+            failed == 0 ? ": passed" : ": FAILED (\(failed) column\(failed == 1 ? "" : "s") below threshold)"
+        lines.append(verdict)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func percentage(_ ratio: Double) -> String {
+        String(format: "%.2f%%", ratio * 100)
+    }
+
+    private func formatNumber(_ value: Double) -> String {
+        let text = String(value)
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+}
+
+/// Writes indented JSON text by hand, so that keys keep the order the report gives them.
+struct JSONTextWriter {
+    private(set) var text = ""
+    private var depth = 0
+    private var firstInContainer = true
+
+    mutating func beginObject() {
+        text += "{"
+        depth += 1
+        firstInContainer = true
+    }
+
+    mutating func endObject() {
+        depth -= 1
+        text += firstInContainer ? "}" : "\n" + indent + "}"
+        firstInContainer = false
+    }
+
+    mutating func beginArray() {
+        text += "["
+        depth += 1
+        firstInContainer = true
+    }
+
+    mutating func endArray() {
+        depth -= 1
+        text += firstInContainer ? "]" : "\n" + indent + "]"
+        firstInContainer = false
+    }
+
+    mutating func key(_ name: String) {
+        element()
+        text += Self.quoted(name) + ": "
+    }
+
+    /// Starts the next member or element on its own line.
+    mutating func element() {
+        text += (firstInContainer ? "" : ",") + "\n" + indent
+        firstInContainer = false
+    }
+
+    mutating func raw(_ value: String) {
+        text += value
+    }
+
+    /// A small object on one line: `{"row": 17, "value": "555"}`.
+    mutating func inlineObject(_ members: [(String, String)]) {
+        text += "{" + members.map { "\(Self.quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+    }
+
+    private var indent: String { String(repeating: "  ", count: depth) }
+
+    /// A JSON string literal.
+    static func quoted(_ value: String) -> String {
+        var bytes: [UInt8] = []
+        JSONStringEncoder.appendQuoted(Array(value.utf8)[...], to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,51 @@
+import MaskEngine
+
+/// A spec file (DESIGN §3): which input columns to mask, and how.
+public struct Spec: Sendable {
+    /// The file the spec came from, as the user named it: messages start with it.
+    public var file: String
+    public var notations: [Notation]
+    public var columns: [ColumnSpec]
+
+    /// Every column the run adds, in output order (DESIGN §3): for each spec column, formatted,
+    /// extracted, status, then template.
+    public var addedColumns: [String] {
+        columns.flatMap(\.addedColumns)
+    }
+}
+
+/// One masked column of a spec.
+public struct ColumnSpec: Sendable {
+    /// The input column (CSV header, JSON key).
+    public var name: String
+    /// Index in the spec's `columns`, for messages.
+    public var index: Int
+    public var syntax: MaskSyntax
+    public var format: String
+    public var affineFormats: [String]
+    public var affinityStrategy: AffinityStrategy
+    public var autocomplete: Bool
+    public var rightToLeft: Bool
+    /// An empty cell counts against the complete ratio.
+    public var required: Bool
+    /// The lowest acceptable complete ratio, 0…1.
+    public var minComplete: Double?
+    /// Names of the added columns; nil leaves one out.
+    public var formattedColumn: String?
+    public var extractedColumn: String?
+    public var statusColumn: String?
+    public var templateColumn: String?
+    public var placeholderCharacter: Character
+    /// The column's formats, compiled.
+    public var mask: AffineMask
+
+    /// How messages name this column: `columns[0] "phone"`.
+    public var place: String { "columns[\(index)] \"\(name)\"" }
+
+    public var addedColumns: [String] {
+        [formattedColumn, extractedColumn, statusColumn, templateColumn].compactMap { $0 }
+    }
+
+    /// The format texts, primary first, as written in the spec: the report's `formats` keys.
+    public var formats: [String] { [format] + affineFormats }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import MaskEngine
+
+/// Reads and checks a spec file (DESIGN §3). Every problem is reported before any output is
+/// written, as `spec.json: columns[0] "phone": format: unexpected '[' inside [] at offset 9`.
+public enum SpecLoader {
+    public static func load(path: String) throws(MaskCleanError) -> Spec {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.readAll(path: path)
+        } catch {
+            throw error
+        }
+        return try parse(bytes, file: path)
+    }
+
+    public static func parse(_ bytes: [UInt8], file: String) throws(MaskCleanError) -> Spec {
+        let root: JSONNode
+        do {
+            root = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+                try JSONNode.parse(buffer)
+            }
+        } catch {
+            let position = bytes.withUnsafeBufferPointer { JSONScanner($0).lineAndColumn(of: error.offset) }
+            throw .spec(file, nil, "line \(position.line), column \(position.column): \(error.message)")
+        }
+        var reader = SpecReader(file: file)
+        return try reader.spec(root)
+    }
+}
+
+/// Walks the parsed spec, checking each key's type as it goes.
+private struct SpecReader {
+    let file: String
+
+    static let topKeys: [String] = ["notations", "columns"]
+    static let columnKeys: [String] = [
+        "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",
+        "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
+        "templateColumn", "placeholderCharacter", "template", "symbols",
+    ]
+    static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
+
+    func fail(_ place: String?, _ what: String) -> MaskCleanError {
+        .spec(file, place, what)
+    }
+
+    mutating func spec(_ root: JSONNode) throws(MaskCleanError) -> Spec {
+        let members = try object(root, place: nil, allowed: Self.topKeys)
+        let notations = try notationList(members["notations"], place: "notations")
+        guard let columnsNode = members["columns"] else {
+            throw fail(nil, "missing key \"columns\": a spec lists the columns to mask")
+        }
+        guard case .array(let columnNodes, _) = columnsNode else {
+            throw fail("columns", "expected an array of columns, got \(columnsNode.kindDescription)")
+        }
+        guard !columnNodes.isEmpty else { throw fail("columns", "expected at least one column") }
+        var columns: [ColumnSpec] = []
+        for (index, node) in columnNodes.enumerated() {
+            columns.append(try column(node, index: index, specNotations: notations))
+        }
+        try checkOutputNames(columns)
+        return Spec(file: file, notations: notations, columns: columns)
+    }
+
+    // MARK: Columns
+
+    func column(_ node: JSONNode, index: Int, specNotations: [Notation]) throws(MaskCleanError) -> ColumnSpec
+    {
+        let members = try object(node, place: "columns[\(index)]", allowed: Self.columnKeys, nameKey: "name")
+        guard let nameNode = members["name"] else {
+            throw fail("columns[\(index)]", "missing key \"name\": the input column to mask")
+        }
+        let name = try nonEmptyString(nameNode, place: "columns[\(index)]: name")
+        let place = "columns[\(index)] \"\(name)\""
+        func key(_ key: String) -> String { "\(place): \(key)" }
+
+        guard let formatNode = members["format"] else { throw fail(place, "missing key \"format\"") }
+        let format = try string(formatNode, place: key("format"))
+        let affineFormats = try stringList(members["affineFormats"], place: key("affineFormats"))
+        let syntax = try enumValue(members["syntax"], MaskSyntax.self, place: key("syntax")) ?? .inputMask
+        let strategy =
+            try enumValue(members["affinityStrategy"], AffinityStrategy.self, place: key("affinityStrategy"))
+            ?? .wholeString
+        let autocomplete = try bool(members["autocomplete"], place: key("autocomplete")) ?? true
+        let rightToLeft = try bool(members["rightToLeft"], place: key("rightToLeft")) ?? false
+        let required = try bool(members["required"], place: key("required")) ?? false
+        let minComplete = try ratio(members["minComplete"], place: key("minComplete"))
+        let columnNotations = try notationList(members["notations"], place: key("notations"))
+
+        // Keys that belong to one syntax only are errors with another: they would be ignored.
+        if syntax != .inputMask {
+            for name in ["notations", "rightToLeft"] where members[name] != nil {
+                throw fail(key(name), "only for syntax \"input-mask\", not \"\(syntax.rawValue)\"")
+            }
+        }
+        if syntax != .akmask, members["template"] != nil {
+            throw fail(key("template"), "only for syntax \"akmask\"")
+        }
+        if syntax != .maskara, members["symbols"] != nil {
+            throw fail(key("symbols"), "only for syntax \"maskara\"")
+        }
+        let placeholder =
+            try character(members["placeholderCharacter"], place: key("placeholderCharacter")) ?? "_"
+        let template = try optionalString(members["template"], place: key("template"))
+        let symbols = try optionalString(members["symbols"], place: key("symbols"))
+
+        let notations: [Notation]
+        do {
+            notations = try Notation.merged(specWide: specNotations, column: columnNotations)
+        } catch {
+            throw fail(error.list == .column ? key("notations") : "notations", error.description)
+        }
+        let dialect = DialectOptions(template: template, symbols: symbols)
+        let mask: AffineMask
+        do {
+            mask = try AffineMask(
+                syntax: syntax, format: format, affineFormats: affineFormats, notations: notations,
+                dialect: dialect, strategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft)
+        } catch {
+            throw fail(place, error.description)
+        }
+
+        return ColumnSpec(
+            name: name, index: index, syntax: syntax, format: format, affineFormats: affineFormats,
+            affinityStrategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft,
+            required: required, minComplete: minComplete,
+            formattedColumn: try outputName(
+                members, "formattedColumn", default: "\(name)_formatted", place: place),
+            extractedColumn: try outputName(
+                members, "extractedColumn", default: "\(name)_extracted", place: place),
+            statusColumn: try outputName(members, "statusColumn", default: "\(name)_status", place: place),
+            templateColumn: try outputName(members, "templateColumn", default: nil, place: place),
+            placeholderCharacter: placeholder, mask: mask)
+    }
+
+    /// An added column's name: the default when the key is absent, none when it is null.
+    func outputName(_ members: Members, _ key: String, default defaultName: String?, place: String)
+        throws(MaskCleanError) -> String?
+    {
+        guard let node = members[key] else { return defaultName }
+        if case .null = node { return nil }
+        return try nonEmptyString(node, place: "\(place): \(key)")
+    }
+
+    func checkOutputNames(_ columns: [ColumnSpec]) throws(MaskCleanError) {
+        var seen: [String: String] = [:]
+        for column in columns {
+            for (key, name) in [
+                ("formattedColumn", column.formattedColumn), ("extractedColumn", column.extractedColumn),
+                ("statusColumn", column.statusColumn), ("templateColumn", column.templateColumn),
+            ] {
+                guard let name else { continue }
+                if let other = seen[name] {
+                    throw fail("\(column.place): \(key)", "\"\(name)\" is already the name of \(other)")
+                }
+                seen[name] = "\(column.place) \(key)"
+            }
+        }
+    }
+
+    // MARK: Notations
+
+    func notationList(_ node: JSONNode?, place: String) throws(MaskCleanError) -> [Notation] {
+        guard let node else { return [] }
+        guard case .array(let elements, _) = node else {
+            throw fail(place, "expected an array of notations, got \(node.kindDescription)")
+        }
+        var notations: [Notation] = []
+        for (index, element) in elements.enumerated() {
+            let here = "\(place)[\(index)]"
+            let members = try object(element, place: here, allowed: Self.notationKeys)
+            guard let characterNode = members["character"] else {
+                throw fail(here, "missing key \"character\"")
+            }
+            guard let setNode = members["characterSet"] else {
+                throw fail(here, "missing key \"characterSet\"")
+            }
+            notations.append(
+                Notation(
+                    character: try character(characterNode, place: "\(here): character")!,
+                    characterSet: try string(setNode, place: "\(here): characterSet"),
+                    isOptional: try bool(members["isOptional"], place: "\(here): isOptional") ?? false))
+        }
+        return notations
+    }
+
+    // MARK: Typed values
+
+    typealias Members = [String: JSONNode]
+
+    func object(_ node: JSONNode, place: String?, allowed: [String], nameKey: String? = nil)
+        throws(MaskCleanError)
+        -> Members
+    {
+        guard case .object(let pairs, _) = node else {
+            throw fail(place, "expected an object, got \(node.kindDescription)")
+        }
+        var members: Members = [:]
+        // Name the column in messages about its keys once its name is known.
+        var here = place
+        if let nameKey, let named = pairs.first(where: { $0.key == nameKey }),
+            case .string(let name, _) = named.value
+        {
+            here = place.map { "\($0) \"\(name)\"" }
+        }
+        for (key, value) in pairs {
+            guard allowed.contains(key) else {
+                let suggestion = closest(to: key, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw fail(here, "unknown key \"\(key)\"\(suggestion)")
+            }
+            guard members[key] == nil else { throw fail(here, "key \"\(key)\" appears twice") }
+            members[key] = value
+        }
+        return members
+    }
+
+    func string(_ node: JSONNode, place: String) throws(MaskCleanError) -> String {
+        guard case .string(let text, _) = node else {
+            throw fail(place, "expected a string, got \(node.kindDescription)")
+        }
+        return text
+    }
+
+    func nonEmptyString(_ node: JSONNode, place: String) throws(MaskCleanError) -> String {
+        let text = try string(node, place: place)
+        guard !text.isEmpty else { throw fail(place, "expected a non-empty string") }
+        return text
+    }
+
+    func optionalString(_ node: JSONNode?, place: String) throws(MaskCleanError) -> String? {
+        guard let node else { return nil }
+        if case .null = node { return nil }
+        return try string(node, place: place)
+    }
+
+    func stringList(_ node: JSONNode?, place: String) throws(MaskCleanError) -> [String] {
+        guard let node else { return [] }
+        guard case .array(let elements, _) = node else {
+            throw fail(place, "expected an array of strings, got \(node.kindDescription)")
+        }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            strings.append(try string(element, place: "\(place)[\(index)]"))
+        }
+        return strings
+    }
+
+    func character(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Character? {
+        guard let node else { return nil }
+        let text = try string(node, place: place)
+        guard text.count == 1, let character = text.first else {
+            throw fail(place, "expected exactly one character, got \"\(text)\"")
+        }
+        return character
+    }
+
+    func bool(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Bool? {
+        guard let node else { return nil }
+        guard case .bool(let value, _) = node else {
+            throw fail(place, "expected true or false, got \(node.kindDescription)")
+        }
+        return value
+    }
+
+    func ratio(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Double? {
+        guard let node else { return nil }
+        if case .null = node { return nil }
+        guard case .number(let value, _, _) = node, (0...1).contains(value) else {
+            throw fail(place, "expected a number from 0 to 1, got \(node.kindDescription)")
+        }
+        return value
+    }
+
+    func enumValue<Value: RawRepresentable & CaseIterable>(
+        _ node: JSONNode?, _ type: Value.Type, place: String
+    )
+        throws(MaskCleanError) -> Value? where Value.RawValue == String
+    {
+        guard let node else { return nil }
+        let text = try string(node, place: place)
+        guard let value = Value(rawValue: text) else {
+            let choices = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw fail(place, "expected one of \(choices), got \"\(text)\"")
+        }
+        return value
+    }
+}
+
+/// The allowed key closest to a mistyped one, when it is close enough to be the likely intent.
+func closest(to word: String, in candidates: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+    let lowered = Array(word.lowercased())
+    let scored = candidates.map { ($0, distance(lowered, Array($0.lowercased()))) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3) else { return nil }
+    return best.0
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import MaskClean
+
+/// The options `run` and `check` share.
+struct RecordOptions: ParsableArguments {
+    @Argument(help: "The spec file (JSON): the columns to mask and how.")
+    var spec: String
+
+    @Argument(
+        help:
+            "The records to clean: a .csv, .tsv, .json (array of objects) or .ndjson/.jsonl file, or - for stdin."
+    )
+    var input: String
+
+    @Option(help: "Write the completeness report (JSON) to this file.")
+    var report: String?
+
+    @Option(help: "The input's format, when its extension does not say it.")
+    var inputFormat: FormatChoice?
+
+    @Option(help: "The CSV field delimiter: one character, or 'tab' (default: , or tab for TSV).")
+    var delimiter: String?
+
+    @Option(help: "Worker threads (default: the number of active cores). Any number gives the same output.")
+    var jobs: Int?
+
+    @Flag(help: "Print no summary on stderr.")
+    var quiet = false
+
+    @Flag(help: "Draw a progress bar on stderr (only when stderr is a terminal).")
+    var progress = false
+
+    @Option(
+        help:
+            "What to do with a record that cannot be read: fail (exit 65) or skip it and count it in the report."
+    )
+    var onError: ErrorChoice?
+
+    @Option(help: "Keep going past bad records, writing each to this file exactly as it was read.")
+    var quarantine: String?
+
+    @Flag(
+        help: """
+            Prefix ' to every output cell that starts with = + - @, a tab or a CR, so that spreadsheet \
+            programs do not run it as a formula (a phone like +1 (555)… is one).
+            """)
+    var escapeFormulas = false
+
+    mutating func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if onError == .fail && quarantine != nil {
+            throw ValidationError(
+                "--quarantine keeps going past bad records; it cannot go with --on-error fail")
+        }
+        _ = try delimiterByte()
+    }
+
+    func delimiterByte() throws -> UInt8? {
+        guard let delimiter else { return nil }
+        switch delimiter {
+        case "tab", "\\t", "\t": return 0x09
+        default:
+            guard delimiter.utf8.count == 1, let byte = delimiter.utf8.first, byte != 0x22, byte != 0x0A,
+                byte != 0x0D
+            else {
+                throw ValidationError(
+                    "--delimiter must be one ASCII character other than a quote or a line break, or 'tab'")
+            }
+            return byte
+        }
+    }
+
+    /// The settings for the frontend; `output` is nil for `check`.
+    func settings(output: String?, outputFormat: FormatChoice?) throws -> Frontend.Settings {
+        var options = RunOptions(
+            input: input, output: output, report: report,
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        options.inputFormat = inputFormat?.format
+        options.outputFormat = outputFormat?.format
+        options.delimiter = try delimiterByte()
+        options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
+        options.quarantine = quarantine
+        options.escapeFormulas = escapeFormulas
+        return Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
+    }
+}
+
+enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
+    case csv, tsv, json, ndjson
+
+    var format: RecordFormat { RecordFormat(rawValue: rawValue)! }
+}
+
+enum ErrorChoice: String, ExpressibleByArgument, CaseIterable {
+    case fail, skip
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import MaskClean
+import MaskEngine
+
+// maskclean apply FORMAT [VALUE ...] [--affine FORMAT ...] [--strategy S] [--notation C:SET[:optional]]
+//                 [--no-autocomplete] [--rtl] [--syntax S] [--template T] [--symbols S] [--placeholder C]
+//
+// Tries a format on values from the command line, or from stdin one per line, and prints what a
+// run would write: formatted, extracted, status, the chosen format and its placeholder.
+struct Apply: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Try a format on values: prints formatted, extracted, status, chosen format and placeholder.",
+        discussion: "With no VALUE, values are read from stdin, one per line.")
+
+    @Argument(help: "The primary format, e.g. '+1 ([000]) [000]-[0000]'.")
+    var format: String
+
+    @Argument(help: "Values to format.")
+    var values: [String] = []
+
+    @Option(name: .customLong("affine"), help: "An alternative format (repeat for more).")
+    var affineFormats: [String] = []
+
+    @Option(help: "How the format is picked for each value.")
+    var strategy: StrategyChoice = .wholeString
+
+    @Option(
+        name: .customLong("notation"),
+        help:
+            "A custom slot character: CHAR:SET or CHAR:SET:optional, e.g. 's:$€:optional' (repeat for more).")
+    var notations: [String] = []
+
+    @Flag(
+        name: .customLong("no-autocomplete"),
+        help: "Do not append the format characters after the last filled slot.")
+    var noAutocomplete = false
+
+    @Flag(help: "Apply the format from the end of the value (amounts).")
+    var rtl = false
+
+    @Option(help: "The mask language of the formats.")
+    var syntax: SyntaxChoice = .inputMask
+
+    @Option(help: "akmask only: the template, one character or one per position of the mask.")
+    var template: String?
+
+    @Option(help: "maskara only: the literal symbol characters (default: + - space and parentheses).")
+    var symbols: String?
+
+    @Option(help: "Also show the template column, with this character for each unfilled slot.")
+    var placeholder: String?
+
+    @Flag(help: "Print one JSON object per value instead of a table.")
+    var json = false
+
+    mutating func validate() throws {
+        if let placeholder, placeholder.count != 1 {
+            throw ValidationError("--placeholder must be one character")
+        }
+        _ = try parsedNotations()
+    }
+
+    func parsedNotations() throws -> [Notation] {
+        try notations.map { text in
+            var parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(
+                String.init)
+            let optional = parts.count == 3 && parts[2] == "optional"
+            if parts.count == 3 && !optional {
+                // A set that holds ':' itself: everything after the first colon is the set.
+                parts = [parts[0], parts[1] + ":" + parts[2]]
+            }
+            guard parts.count >= 2, parts[0].count == 1, let character = parts[0].first else {
+                throw ValidationError("--notation \(text): expected CHAR:SET or CHAR:SET:optional")
+            }
+            return Notation(character: character, characterSet: parts[1], isOptional: optional)
+        }
+    }
+
+    func run() throws {
+        var column = ApplyTool.Column(format: format)
+        column.syntax = syntax.syntax
+        column.affineFormats = affineFormats
+        column.strategy = strategy.strategy
+        column.notations = try parsedNotations()
+        column.autocomplete = !noAutocomplete
+        column.rightToLeft = rtl
+        column.dialect = DialectOptions(template: template, symbols: symbols)
+        column.placeholder = placeholder?.first ?? (template != nil ? "_" : nil)
+        do {
+            let mask = try ApplyTool.compile(column)
+            let rows = ApplyTool.rows(
+                mask, column, values: values.isEmpty ? try ApplyTool.readValues() : values)
+            print(json ? ApplyTool.jsonLines(rows) : ApplyTool.table(rows), terminator: "")
+        } catch {
+            Diagnostics.error(error)
+            throw ExitCode(error.status.rawValue)
+        }
+    }
+}
+
+enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
+    case wholeString, prefix, capacity, extractedValueCapacity
+
+    var strategy: AffinityStrategy { AffinityStrategy(rawValue: rawValue)! }
+}
+
+enum SyntaxChoice: String, ExpressibleByArgument, CaseIterable {
+    case inputMask = "input-mask"
+    case akmask, maskara
+
+    var syntax: MaskSyntax { MaskSyntax(rawValue: rawValue)! }
+}
