@@ -101,10 +101,8 @@ public struct JSONScanner {
     {
         let start = position
         let count = word.utf8CodeUnitCount
-        guard start + count <= bytes.count else { throw error(expected: "\(word)") }
-        for index in 0..<count where bytes[start + index] != word.utf8Start[index] {
-            position = start + index
-            throw error(expected: "\(word)")
+        for index in 0..<count where start + index >= bytes.count || bytes[start + index] != word.utf8Start[index] {
+            throw error(expected: "a value (a string, a number, an object, an array, true, false or null)")
         }
         position += count
         return JSONToken(kind: kind, range: start..<position)

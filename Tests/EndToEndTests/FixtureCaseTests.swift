@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// One folder of `Fixtures/cases/`: the command to run there, and what it must do.
+///
+/// `case.json` holds `args` (with `OUT/` standing for a fresh scratch folder), the expected exit
+/// `status`, text the `stderr` must contain, and `outputs`: for each file the run writes in
+/// `OUT/` (or `-` for stdout), the fixture file it must equal byte for byte. `stdin` names a
+/// file to feed. After a failing run, `OUT/` must be empty: no output, no temporary file.
+struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
+    var name = ""
+    var args: [String]
+    var status: Int32
+    var stderr: String?
+    var stdin: String?
+    var outputs: [String: String]?
+    /// Why `case.json` could not be read: the case then fails with it.
+    var loadError: String?
+
+    enum CodingKeys: String, CodingKey {
+        case args, status, stderr, stdin, outputs
+    }
+
+    var testDescription: String { name }
+
+    static let all: [FixtureCase] = {
+        let root = Maskclean.fixtures.appendingPathComponent("cases")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.sorted().compactMap { name in
+            let file = root.appendingPathComponent(name).appendingPathComponent("case.json")
+            guard let data = try? Data(contentsOf: file) else { return nil }
+            do {
+                var decoded = try JSONDecoder().decode(FixtureCase.self, from: data)
+                decoded.name = name
+                return decoded
+            } catch {
+                return FixtureCase(name: name, args: [], status: -1, loadError: "\(error)")
+            }
+        }
+    }()
+
+    var directory: URL { Maskclean.fixtures.appendingPathComponent("cases").appendingPathComponent(name) }
+}
+
+@Suite("Fixture cases, byte for byte")
+struct FixtureCaseTests {
+    @Test("there are fixture cases to run")
+    func casesExist() {
+        #expect(FixtureCase.all.count >= 10)
+    }
+
+    @Test(arguments: FixtureCase.all)
+    func fixture(_ testCase: FixtureCase) throws {
+        if let loadError = testCase.loadError {
+            Issue.record("case.json: \(loadError)")
+            return
+        }
+        let scratch = try Scratch()
+        let arguments = testCase.args.map { $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/") }
+        let stdin = try testCase.stdin.map { try Data(contentsOf: testCase.directory.appendingPathComponent($0)) }
+        let outcome = try Maskclean.run(arguments, in: testCase.directory, stdin: stdin)
+        #expect(outcome.status == testCase.status, "stderr: \(outcome.stderr)")
+        if let expected = testCase.stderr {
+            #expect(outcome.stderr.contains(expected), "stderr: \(outcome.stderr)")
+        }
+        for (written, expectedFile) in (testCase.outputs ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let expected = try Data(contentsOf: testCase.directory.appendingPathComponent(expectedFile))
+            let actual = written == "-" ? outcome.stdout : try Data(contentsOf: scratch.url.appendingPathComponent(written))
+            #expect(actual == expected, "\(written) differs from \(expectedFile)")
+        }
+        if testCase.status != 0 && testCase.status != 1 {
+            #expect(scratch.files.isEmpty, "a failed run left \(scratch.files)")
+        } else {
+            #expect(!scratch.files.contains { $0.hasSuffix(".tmp") }, "temporary files left: \(scratch.files)")
+        }
+    }
+}

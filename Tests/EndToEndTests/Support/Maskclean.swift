@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Runs the built `maskclean` binary, as a user would, and captures what it does.
+struct Maskclean {
+    struct Outcome {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// The binary SwiftPM built next to the test bundle.
+    static let binary: URL = {
+        let products = Bundle.main.bundleURL.pathExtension == "xctest"
+            ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
+        let candidates = [
+            products.appendingPathComponent("maskclean"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("maskclean"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+
+    /// The repository's `Fixtures/` folder.
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func fixture(_ path: String) -> String {
+        fixtures.appendingPathComponent(path).path
+    }
+
+    /// Runs `maskclean arguments…` in `directory`, feeding `stdin`.
+    @discardableResult
+    static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe()
+        let errors = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        // Read both pipes while the process runs, so that neither fills up and blocks it.
+        nonisolated(unsafe) var errorData = Data()
+        let errorReader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorReader.isFinished { usleep(1000) }
+        return Outcome(
+            status: process.terminationStatus, stdout: outputData, stderr: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+/// A fresh temporary folder for one test, removed afterwards.
+final class Scratch {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("maskclean-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        try Data(text.utf8).write(to: url.appendingPathComponent(name))
+        return path(name)
+    }
+
+    /// Every file in the folder, temporaries included: a failed run must leave none.
+    var files: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+}
