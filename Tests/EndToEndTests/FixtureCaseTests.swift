@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// One folder of `Fixtures/cases/`: the command to run there, and what it must do.
+/// One folder of `Fixtures/cases/` or `Fixtures/bad/` (malformed input): the command to run
+/// there, and what it must do.
 ///
 /// `case.json` holds `args` (with `OUT/` standing for a fresh scratch folder), the expected exit
 /// `status`, text the `stderr` must contain, and `outputs`: for each file the run writes in
@@ -23,23 +24,23 @@ struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static let all: [FixtureCase] = {
-        let root = Maskclean.fixtures.appendingPathComponent("cases")
+    static let all: [FixtureCase] = ["cases", "bad"].flatMap { group in
+        let root = Maskclean.fixtures.appendingPathComponent(group)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return names.sorted().compactMap { name in
+        return names.sorted().compactMap { name -> FixtureCase? in
             let file = root.appendingPathComponent(name).appendingPathComponent("case.json")
             guard let data = try? Data(contentsOf: file) else { return nil }
             do {
                 var decoded = try JSONDecoder().decode(FixtureCase.self, from: data)
-                decoded.name = name
+                decoded.name = "\(group)/\(name)"
                 return decoded
             } catch {
-                return FixtureCase(name: name, args: [], status: -1, loadError: "\(error)")
+                return FixtureCase(name: "\(group)/\(name)", args: [], status: -1, loadError: "\(error)")
             }
         }
-    }()
+    }
 
-    var directory: URL { Maskclean.fixtures.appendingPathComponent("cases").appendingPathComponent(name) }
+    var directory: URL { Maskclean.fixtures.appendingPathComponent(name) }
 }
 
 @Suite("Fixture cases, byte for byte")
