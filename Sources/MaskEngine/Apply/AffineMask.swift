@@ -62,7 +62,7 @@ public struct AffineMask: Sendable {
 
     /// The bytes each of an `ApplyBuffer`'s outputs needs for an input of `inputCount` bytes.
     public func outputCapacity(forInputCount inputCount: Int) -> Int {
-        inputCount + literalByteCount
+        3 * inputCount + literalByteCount
     }
 
     // MARK: Applying

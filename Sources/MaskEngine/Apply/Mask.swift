@@ -45,9 +45,9 @@ public struct Mask: Sendable {
     public var maximumValueLength: Int? { program.isElliptical ? nil : program.capacityValueLength }
 
     /// The bytes each of the formatted and extracted buffers must hold for an input of
-    /// `inputCount` UTF-8 bytes.
+    /// `inputCount` UTF-8 bytes. Invalid UTF-8 is read as U+FFFD, three bytes for each bad one.
     public func outputCapacity(forInputCount inputCount: Int) -> Int {
-        inputCount + program.literalByteCount
+        3 * inputCount + program.literalByteCount
     }
 
     // MARK: Applying
@@ -57,7 +57,7 @@ public struct Mask: Sendable {
         var value = value
         return value.withUTF8 { input in
             let capacity = outputCapacity(forInputCount: input.count)
-            return withScratch(capacity * 2 + input.count) { scratch in
+            return withScratch(capacity * 3) { scratch in
                 let formatted = scratch
                 let extracted = scratch + capacity
                 let dropped = scratch + 2 * capacity

@@ -144,7 +144,7 @@ extension ASCIIWalkInput {
 
     @inline(__always)
     func matches(_ unit: UInt8, _ step: Step, _ program: Program) -> Bool {
-        unit == step.asciiLiteral
+        unit == step.asciiMatch
     }
 
     @inline(__always)

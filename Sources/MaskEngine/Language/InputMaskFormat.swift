@@ -17,9 +17,12 @@ enum InputMaskFormat {
         guard rightToLeft else { return compile(tokens, notations: notations, rightToLeft: false) }
         // The reference runs right-to-left masks by reversing the format text and fixing up the
         // escapes with four text replacements; the conformance cases keep the odd results that
-        // gives (`{\{}` turns into a free `}`). Where that text no longer parses, the tokens
-        // themselves are reversed instead.
-        if let reversed = try? tokenize(referenceReversed(format), notations: notations) {
+        // gives (`{\{}` turns into a free `}`). A literal backslash (`\\`) is where that text
+        // trick breaks the strict rule that `\\` escapes nothing, and where the reversed text no
+        // longer parses, the tokens themselves are reversed instead.
+        if !tokens.contains(.literal("\\", fixed: false)) && !tokens.contains(.literal("\\", fixed: true)),
+            let reversed = try? tokenize(referenceReversed(format), notations: notations)
+        {
             return compile(reversed, notations: notations, rightToLeft: true)
         }
         let reversed = tokens.reversed().map { token -> Token in

@@ -22,6 +22,9 @@ struct Step: Sendable {
     var kind: StepKind
     /// The literal's byte when it is a single ASCII character, else 0xFF (never an ASCII byte).
     var asciiLiteral: UInt8
+    /// The ASCII byte the literal is canonically equivalent to (the Kelvin sign is `K`), else
+    /// 0xFF: what an ASCII input character must be to match it.
+    var asciiMatch: UInt8
     /// Index into `Program.classes` (slots) or `Program.literals` (free and fixed).
     var index: Int32
     /// The class's ASCII members, copied here so the fast path needs no second lookup.

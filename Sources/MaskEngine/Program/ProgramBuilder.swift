@@ -17,7 +17,9 @@ struct ProgramBuilder {
             classes.append(characterClass)
         }
         steps.append(
-            Step(kind: kind, asciiLiteral: 0, index: Int32(index), accepts: characterClass.asciiBitmap))
+            Step(
+                kind: kind, asciiLiteral: 0xFF, asciiMatch: 0xFF, index: Int32(index),
+                accepts: characterClass.asciiBitmap))
         placeholders.append(placeholder)
     }
 
@@ -25,9 +27,13 @@ struct ProgramBuilder {
     mutating func addLiteral(_ character: Character, fixed: Bool) {
         let utf8 = Array(character.utf8)
         let ascii = utf8.count == 1 && utf8[0] < 0x80 ? utf8[0] : 0xFF
+        // A literal canonically equivalent to an ASCII character (the Kelvin sign is `K`) must
+        // match that character on the ASCII fast path too.
+        let match = (UInt8(0)..<0x80).first { Character(Unicode.Scalar($0)) == character } ?? 0xFF
         steps.append(
             Step(
-                kind: fixed ? .fixed : .free, asciiLiteral: ascii, index: Int32(literals.count),
+                kind: fixed ? .fixed : .free, asciiLiteral: ascii, asciiMatch: match,
+                index: Int32(literals.count),
                 accepts: ASCIIBitmap()))
         literals.append(Literal(character: character, utf8: utf8))
         placeholders.append(character)
