@@ -24,19 +24,24 @@ struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static let all: [FixtureCase] = ["cases", "bad"].flatMap { group in
-        let root = Maskclean.fixtures.appendingPathComponent(group)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return names.sorted().compactMap { name -> FixtureCase? in
-            let file = root.appendingPathComponent(name).appendingPathComponent("case.json")
-            guard let data = try? Data(contentsOf: file) else { return nil }
-            do {
-                var decoded = try JSONDecoder().decode(FixtureCase.self, from: data)
-                decoded.name = "\(group)/\(name)"
-                return decoded
-            } catch {
-                return FixtureCase(name: "\(group)/\(name)", args: [], status: -1, loadError: "\(error)")
-            }
+    static let all: [FixtureCase] =
+        [load("demo", from: Maskclean.fixtures)].compactMap { $0 }
+        + ["cases", "bad"].flatMap { group in
+            let root = Maskclean.fixtures.appendingPathComponent(group)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            return names.sorted().compactMap { load("\(group)/\($0)", from: Maskclean.fixtures) }
+        }
+
+    /// The case in folder `name` of `root`, if it has a `case.json`.
+    static func load(_ name: String, from root: URL) -> FixtureCase? {
+        let file = root.appendingPathComponent(name).appendingPathComponent("case.json")
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        do {
+            var decoded = try JSONDecoder().decode(FixtureCase.self, from: data)
+            decoded.name = name
+            return decoded
+        } catch {
+            return FixtureCase(name: name, args: [], status: -1, loadError: "\(error)")
         }
     }
 
@@ -57,8 +62,12 @@ struct FixtureCaseTests {
             return
         }
         let scratch = try Scratch()
-        let arguments = testCase.args.map { $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/") }
-        let stdin = try testCase.stdin.map { try Data(contentsOf: testCase.directory.appendingPathComponent($0)) }
+        let arguments = testCase.args.map {
+            $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/")
+        }
+        let stdin = try testCase.stdin.map {
+            try Data(contentsOf: testCase.directory.appendingPathComponent($0))
+        }
         let outcome = try Maskclean.run(arguments, in: testCase.directory, stdin: stdin)
         #expect(outcome.status == testCase.status, "stderr: \(outcome.stderr)")
         if let expected = testCase.stderr {
@@ -66,13 +75,16 @@ struct FixtureCaseTests {
         }
         for (written, expectedFile) in (testCase.outputs ?? [:]).sorted(by: { $0.key < $1.key }) {
             let expected = try Data(contentsOf: testCase.directory.appendingPathComponent(expectedFile))
-            let actual = written == "-" ? outcome.stdout : try Data(contentsOf: scratch.url.appendingPathComponent(written))
+            let actual =
+                written == "-"
+                ? outcome.stdout : try Data(contentsOf: scratch.url.appendingPathComponent(written))
             #expect(actual == expected, "\(written) differs from \(expectedFile)")
         }
         if testCase.status != 0 && testCase.status != 1 {
             #expect(scratch.files.isEmpty, "a failed run left \(scratch.files)")
         } else {
-            #expect(!scratch.files.contains { $0.hasSuffix(".tmp") }, "temporary files left: \(scratch.files)")
+            #expect(
+                !scratch.files.contains { $0.hasSuffix(".tmp") }, "temporary files left: \(scratch.files)")
         }
     }
 }

@@ -83,10 +83,11 @@ public enum ApplyTool {
         }
         let widths = header.indices.map { index in lines.map { $0[index].count }.max() ?? 0 }
         return lines.map { cells in
-            cells.enumerated().map { index, cell in
-                index == cells.count - 1
-                    ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            var line = cells.enumerated().map { index, cell in
+                cell + String(repeating: " ", count: widths[index] - cell.count)
             }.joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
         }.joined(separator: "\n") + "\n"
     }
 
