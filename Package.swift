@@ -36,7 +36,7 @@ let package = Package(
             resources: [.copy("Conformance")]
         ),
         .testTarget(name: "MaskCleanTests", dependencies: ["MaskClean"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["maskclean"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["maskclean", "MaskClean"]),
     ],
     swiftLanguageModes: [.v6]
 )

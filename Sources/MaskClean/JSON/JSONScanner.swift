@@ -101,7 +101,8 @@ public struct JSONScanner {
     {
         let start = position
         let count = word.utf8CodeUnitCount
-        for index in 0..<count where start + index >= bytes.count || bytes[start + index] != word.utf8Start[index] {
+        for index in 0..<count
+        where start + index >= bytes.count || bytes[start + index] != word.utf8Start[index] {
             throw error(expected: "a value (a string, a number, an object, an array, true, false or null)")
         }
         position += count

@@ -4,6 +4,16 @@ import MaskEngine
 /// Reads and checks a spec file (DESIGN §3). Every problem is reported before any output is
 /// written, as `spec.json: columns[0] "phone": format: unexpected '[' inside [] at offset 9`.
 public enum SpecLoader {
+    /// The keys a spec may have at the top, in a column and in a notation (DESIGN §3 and
+    /// DIALECTS.md); any other key is an error.
+    public static let topKeys: [String] = ["notations", "columns"]
+    public static let columnKeys: [String] = [
+        "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",
+        "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
+        "templateColumn", "placeholderCharacter", "template", "symbols",
+    ]
+    public static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
+
     public static func load(path: String) throws(MaskCleanError) -> Spec {
         let bytes: [UInt8]
         do {
@@ -33,13 +43,9 @@ public enum SpecLoader {
 private struct SpecReader {
     let file: String
 
-    static let topKeys: [String] = ["notations", "columns"]
-    static let columnKeys: [String] = [
-        "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",
-        "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
-        "templateColumn", "placeholderCharacter", "template", "symbols",
-    ]
-    static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
+    static let topKeys = SpecLoader.topKeys
+    static let columnKeys = SpecLoader.columnKeys
+    static let notationKeys = SpecLoader.notationKeys
 
     func fail(_ place: String?, _ what: String) -> MaskCleanError {
         .spec(file, place, what)

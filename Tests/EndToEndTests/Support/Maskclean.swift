@@ -13,11 +13,13 @@ struct Maskclean {
 
     /// The binary SwiftPM built next to the test bundle.
     static let binary: URL = {
-        let products = Bundle.main.bundleURL.pathExtension == "xctest"
+        let products =
+            Bundle.main.bundleURL.pathExtension == "xctest"
             ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
         let candidates = [
             products.appendingPathComponent("maskclean"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("maskclean"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "maskclean"),
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
@@ -55,7 +57,8 @@ struct Maskclean {
         process.waitUntilExit()
         while !errorReader.isFinished { usleep(1000) }
         return Outcome(
-            status: process.terminationStatus, stdout: outputData, stderr: String(decoding: errorData, as: UTF8.self))
+            status: process.terminationStatus, stdout: outputData,
+            stderr: String(decoding: errorData, as: UTF8.self))
     }
 }
 
@@ -64,7 +67,8 @@ final class Scratch {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("maskclean-tests-\(UUID().uuidString)")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "maskclean-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
