@@ -21,12 +21,13 @@ final class CSVChunkProcessor: ChunkProcessor {
     let parser: CSVParser
     let masker: CellMasker
 
-    // The chunk being processed.
-    private var result = ChunkResult()
-    private var output: [UInt8] = []
+    // The chunk being processed. A processor belongs to one worker at a time, so exclusivity is
+    // checked statically.
+    @exclusivity(unchecked) private var result = ChunkResult()
+    @exclusivity(unchecked) private var output = ByteBuffer()
     /// The line and offset where the record being read began.
-    private var recordLine = 0
-    private var recordStart = 0
+    @exclusivity(unchecked) private var recordLine = 0
+    @exclusivity(unchecked) private var recordStart = 0
 
     init(plan: CSVInputPlan, encoder: RecordEncoder, columns: [ColumnSpec]) {
         self.plan = plan
@@ -39,8 +40,7 @@ final class CSVChunkProcessor: ChunkProcessor {
         parser.reset()
         masker.resetStats()
         result = ChunkResult()
-        output.removeAll(keepingCapacity: true)
-        output.reserveCapacity(chunk.bytes.count + chunk.bytes.count / 2)
+        output = ByteBuffer(capacity: chunk.bytes.count * 2)
         chunk.bytes.withUnsafeBufferPointer { bytes in
             process(bytes, chunk: chunk)
         }

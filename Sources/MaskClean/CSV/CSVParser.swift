@@ -19,7 +19,7 @@ final class CSVParser {
     init(delimiter: UInt8) {
         csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI))
         csv_set_delim(&parser, delimiter)
-        csv_set_space_func(&parser) { _ in 0 }
+        csv_set_space_func(&parser, maskclean_no_space)
         arena.reserveCapacity(64 * 1024)
         fieldEnds.reserveCapacity(1024)
     }
@@ -86,7 +86,7 @@ final class CSVParser {
         parser = csv_parser()
         csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI))
         csv_set_delim(&parser, delimiter)
-        csv_set_space_func(&parser) { _ in 0 }
+        csv_set_space_func(&parser, maskclean_no_space)
         arena.removeAll(keepingCapacity: true)
         fieldEnds.removeAll(keepingCapacity: true)
         completedRecords.removeAll(keepingCapacity: true)

@@ -25,12 +25,13 @@ final class JSONChunkProcessor: ChunkProcessor {
     private let addedKeyBytes: [[UInt8]]
     private let csvColumnIndex: [String: Int]
 
-    // The chunk and record being processed.
-    private var result = ChunkResult()
-    private var output: [UInt8] = []
-    private var maskedValues: [JSONToken?]
-    private var csvValues: [JSONToken?]
-    private var decoded: [[UInt8]]
+    // The chunk and record being processed. A processor belongs to one worker at a time, so
+    // exclusivity is checked statically.
+    @exclusivity(unchecked) private var result = ChunkResult()
+    @exclusivity(unchecked) private var output = ByteBuffer()
+    @exclusivity(unchecked) private var maskedValues: [JSONToken?]
+    @exclusivity(unchecked) private var csvValues: [JSONToken?]
+    @exclusivity(unchecked) private var decoded: [[UInt8]]
 
     /// How reading one record went.
     private enum Outcome {
@@ -59,8 +60,7 @@ final class JSONChunkProcessor: ChunkProcessor {
     func process(_ chunk: Chunk) -> ChunkResult {
         masker.resetStats()
         result = ChunkResult()
-        output.removeAll(keepingCapacity: true)
-        output.reserveCapacity(chunk.bytes.count + chunk.bytes.count / 2)
+        output = ByteBuffer(capacity: chunk.bytes.count * 2)
         chunk.bytes.withUnsafeBufferPointer { bytes in
             if plan.isArray {
                 processArrayElements(bytes, chunk: chunk)
@@ -252,14 +252,15 @@ final class JSONChunkProcessor: ChunkProcessor {
         if let csvColumns = plan.csvColumns {
             for index in csvColumns.indices {
                 let text = csvValues[index].map { csvText($0, scanner) } ?? []
-                encoder.cell(text, name: index, separator: index > 0, &output)
+                text.withUnsafeBufferPointer { encoder.cell($0, name: index, separator: index > 0, &output) }
             }
             name = csvColumns.count
             separator = !csvColumns.isEmpty
         } else {
             // The record's own bytes up to its closing brace; the added members go before it.
-            output.removeLast()  // beginRecord's `{`: the record brings its own
-            output.append(contentsOf: bytes[object.range.lowerBound..<(object.range.upperBound - 1)])
+            output.truncate(to: output.count - 1)  // beginRecord's `{`: the record brings its own
+            output.append(
+                UnsafeBufferPointer(rebasing: bytes[object.range.lowerBound..<(object.range.upperBound - 1)]))
             name = 0
             separator = memberCount > 0
         }

@@ -1,8 +1,8 @@
 /// Writes a CSV field, quoted only where needed: when it holds the delimiter, a quote, CR or LF.
 enum CSVFieldEncoder {
     @inline(__always)
-    static func append(
-        _ field: UnsafeBufferPointer<UInt8>, delimiter: UInt8, escapeFormulas: Bool, to out: inout [UInt8]
+    static func append<Sink: ByteSink>(
+        _ field: UnsafeBufferPointer<UInt8>, delimiter: UInt8, escapeFormulas: Bool, to out: inout Sink
     ) {
         let formula = escapeFormulas && FormulaGuard.isTrigger(field.first)
         var needsQuotes = false
@@ -12,7 +12,7 @@ enum CSVFieldEncoder {
         }
         if !needsQuotes {
             if formula { out.append(FormulaGuard.prefix) }
-            out.append(contentsOf: field)
+            out.append(field)
             return
         }
         out.append(0x22)
@@ -45,23 +45,36 @@ enum JSONStringEncoder {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `"…"`, escaping quotes, backslashes and control characters.
-    static func appendQuoted<Bytes: Collection<UInt8>>(
-        _ value: Bytes, prefix: UInt8? = nil, to out: inout [UInt8]
+    static func appendQuoted<Bytes: Collection<UInt8>, Sink: ByteSink>(
+        _ value: Bytes, prefix: UInt8? = nil, to out: inout Sink
     ) {
         out.append(0x22)
         if let prefix { out.append(prefix) }
         for byte in value {
             switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x22:
+                out.append(0x5C)
+                out.append(0x22)
+            case 0x5C:
+                out.append(0x5C)
+                out.append(0x5C)
+            case 0x0A:
+                out.append(0x5C)
+                out.append(UInt8(ascii: "n"))
+            case 0x0D:
+                out.append(0x5C)
+                out.append(UInt8(ascii: "r"))
+            case 0x09:
+                out.append(0x5C)
+                out.append(UInt8(ascii: "t"))
             case 0x00..<0x20:
-                out.append(contentsOf: [
+                for escaped in [
                     0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
-                ])
-            default: out.append(byte)
+                ] {
+                    out.append(escaped)
+                }
+            default:
+                out.append(byte)
             }
         }
         out.append(0x22)

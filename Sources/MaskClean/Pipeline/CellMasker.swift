@@ -3,9 +3,21 @@ import MaskEngine
 /// Masks the cells of one chunk, for one worker: the engine's reusable buffer, and the chunk's
 /// counts per column.
 final class CellMasker {
+    /// Which added cells a column writes: kept apart from `ColumnSpec`, whose many strings would
+    /// be reference-counted on every cell.
+    struct Layout {
+        var formatted: Bool
+        var extracted: Bool
+        var status: Bool
+        var template: Character?
+    }
+
     let columns: [ColumnSpec]
+    let masks: [AffineMask]
+    let layouts: [Layout]
     let buffer = ApplyBuffer()
-    private(set) var stats: [ColumnStats]
+    // A masker belongs to one worker; exclusivity is checked statically.
+    @exclusivity(unchecked) private(set) var stats: [ColumnStats]
 
     private static let complete = Array("complete".utf8)
     private static let lossy = Array("lossy".utf8)
@@ -24,6 +36,13 @@ final class CellMasker {
 
     init(columns: [ColumnSpec]) {
         self.columns = columns
+        self.masks = columns.map(\.mask)
+        self.layouts = columns.map {
+            Layout(
+                formatted: $0.formattedColumn != nil, extracted: $0.extractedColumn != nil,
+                status: $0.statusColumn != nil,
+                template: $0.templateColumn != nil ? $0.placeholderCharacter : nil)
+        }
         self.stats = columns.map { ColumnStats(formats: $0.formats.count) }
     }
 
@@ -34,7 +53,7 @@ final class CellMasker {
     /// Masks one non-empty cell of column `column` (an index into `columns`) and counts it.
     /// The formatted and extracted bytes are in `buffer` until the next call.
     func mask(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> CellOutcome {
-        let outcome = columns[column].mask.apply(utf8: value, into: buffer)
+        let outcome = masks[column].apply(utf8: value, into: buffer)
         stats[column].count(
             outcome.status, format: outcome.chosen, dropped: outcome.counts.droppedDataCharacters, row: row
         ) { String(decoding: value, as: UTF8.self) }

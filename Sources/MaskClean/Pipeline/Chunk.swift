@@ -9,7 +9,7 @@ struct Chunk: Sendable {
 
 /// What masking a chunk gives: the output bytes in order, and the counts to merge.
 struct ChunkResult: Sendable {
-    var output: [UInt8] = []
+    var output = ByteBuffer()
     /// The bad records, byte for byte as read (`--quarantine`).
     var quarantine: [UInt8] = []
     /// Records read, rejected ones included.

@@ -44,21 +44,36 @@ struct RecordEncoder {
         }
     }
 
+    /// Writes a whole record of cells (a CSV header row, for one).
+    func record<Sink: ByteSink>(_ cells: [String], to out: inout Sink) {
+        beginRecord(&out)
+        for (index, cell) in cells.enumerated() {
+            var bytes = Array(cell.utf8)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                self.cell(UnsafeBufferPointer(buffer), name: index, separator: index > 0, &out)
+            }
+        }
+        endRecord(&out)
+    }
+
     var isJSON: Bool {
         if case .json = layout { return true }
         return false
     }
 
-    func beginRecord(_ out: inout [UInt8]) {
+    func beginRecord<Sink: ByteSink>(_ out: inout Sink) {
         if case .json(let array) = layout {
-            if array { out.append(contentsOf: [UInt8(ascii: ","), 0x0A]) }
+            if array {
+                out.append(UInt8(ascii: ","))
+                out.append(0x0A)
+            }
             out.append(UInt8(ascii: "{"))
         }
     }
 
-    func endRecord(_ out: inout [UInt8]) {
+    func endRecord<Sink: ByteSink>(_ out: inout Sink) {
         switch layout {
-        case .csv(_, let terminator): out.append(contentsOf: terminator)
+        case .csv(_, let terminator): terminator.withUnsafeBufferPointer { out.append($0) }
         case .json(let array):
             out.append(UInt8(ascii: "}"))
             if !array { out.append(0x0A) }
@@ -68,21 +83,19 @@ struct RecordEncoder {
     /// Writes a cell: for JSON, as the member named `quotedNames[name]`. `separator` puts the
     /// delimiter (or comma) before it: every cell but a record's first.
     @inline(__always)
-    func cell(_ value: UnsafeBufferPointer<UInt8>, name: Int, separator: Bool, _ out: inout [UInt8]) {
+    func cell<Sink: ByteSink>(
+        _ value: UnsafeBufferPointer<UInt8>, name: Int, separator: Bool, _ out: inout Sink
+    ) {
         switch layout {
         case .csv(let delimiter, _):
             if separator { out.append(delimiter) }
             CSVFieldEncoder.append(value, delimiter: delimiter, escapeFormulas: escapeFormulas, to: &out)
         case .json:
             if separator { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: quotedNames[name])
+            quotedNames[name].withUnsafeBufferPointer { out.append($0) }
             let prefix = escapeFormulas && FormulaGuard.isTrigger(value.first) ? FormulaGuard.prefix : nil
             JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &out)
         }
-    }
-
-    func cell(_ value: [UInt8], name: Int, separator: Bool, _ out: inout [UInt8]) {
-        value.withUnsafeBufferPointer { cell($0, name: name, separator: separator, &out) }
     }
 }
 
@@ -90,12 +103,14 @@ extension CellMasker {
     /// Masks the cell of spec column `index` (or counts it empty) and writes its added cells, the
     /// first named `quotedNames[firstName]`. `separator`: the record already has cells. Returns
     /// the name index after them.
+    @inline(__always)
     func writeAddedCells(
         _ value: UnsafeBufferPointer<UInt8>, column index: Int, row: Int, firstName: Int, separator: Bool,
-        encoder: RecordEncoder, to out: inout [UInt8]
+        encoder: RecordEncoder, to out: inout ByteBuffer
     ) -> Int {
-        let spec = columns[index]
+        let layout = layouts[index]
         var name = firstName
+        @inline(__always)
         func write(_ cell: UnsafeBufferPointer<UInt8>) {
             encoder.cell(cell, name: name, separator: separator || name > firstName, &out)
             name += 1
@@ -103,19 +118,17 @@ extension CellMasker {
         guard !value.isEmpty else {
             countEmpty(column: index, row: row)
             let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-            if spec.formattedColumn != nil { write(empty) }
-            if spec.extractedColumn != nil { write(empty) }
-            if spec.statusColumn != nil { Self.statusBytes(.empty).withUnsafeBufferPointer(write) }
-            if spec.templateColumn != nil { write(empty) }
+            if layout.formatted { write(empty) }
+            if layout.extracted { write(empty) }
+            if layout.status { Self.statusBytes(.empty).withUnsafeBufferPointer(write) }
+            if layout.template != nil { write(empty) }
             return name
         }
         let outcome = mask(value, column: index, row: row)
-        if spec.formattedColumn != nil { write(buffer.formatted) }
-        if spec.extractedColumn != nil { write(buffer.extracted) }
-        if spec.statusColumn != nil { Self.statusBytes(outcome.status).withUnsafeBufferPointer(write) }
-        if spec.templateColumn != nil {
-            template(column: index, outcome: outcome).withUnsafeBufferPointer(write)
-        }
+        if layout.formatted { write(buffer.formatted) }
+        if layout.extracted { write(buffer.extracted) }
+        if layout.status { Self.statusBytes(outcome.status).withUnsafeBufferPointer(write) }
+        if layout.template != nil { template(column: index, outcome: outcome).withUnsafeBufferPointer(write) }
         return name
     }
 }

@@ -181,11 +181,7 @@ private struct Run {
             if outputFormat == .json { preamble += Array("[".utf8) }
             if !outputFormat.isJSON {
                 if header.hadByteOrderMark { preamble += [0xEF, 0xBB, 0xBF] }
-                encoder.beginRecord(&preamble)
-                for (index, name) in names.enumerated() {
-                    encoder.cell(Array(name.utf8), name: index, separator: index > 0, &preamble)
-                }
-                encoder.endRecord(&preamble)
+                encoder.record(names, to: &preamble)
             }
             try output.write(preamble)
         }
@@ -294,10 +290,7 @@ private struct Run {
             var preamble: [UInt8] = []
             if outputFormat == .json { preamble += Array("[".utf8) }
             if let csvColumns {
-                for (index, name) in (csvColumns + spec.addedColumns).enumerated() {
-                    encoder.cell(Array(name.utf8), name: index, separator: index > 0, &preamble)
-                }
-                encoder.endRecord(&preamble)
+                encoder.record(csvColumns + spec.addedColumns, to: &preamble)
             }
             try output.write(preamble)
         }
@@ -460,13 +453,13 @@ private struct Run {
             report.reject(line: rejection.line, reason: rejection.reason)
         }
         if let output, !result.output.isEmpty {
+            var bytes = result.output.bytes
             if outputFormat == .json && firstRecord {
                 // Every record starts with `,\n`: the first one of the array without the comma.
-                try output.write(Array(result.output.dropFirst()))
+                bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst())
                 firstRecord = false
-            } else {
-                try output.write(result.output)
             }
+            try output.write(UnsafeRawBufferPointer(bytes))
         }
         if let quarantine, !result.quarantine.isEmpty {
             try quarantine.write(result.quarantine)

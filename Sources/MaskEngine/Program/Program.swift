@@ -60,6 +60,8 @@ final class Program: Sendable {
     let literalByteCount: Int
     /// The steps are in right-to-left order, for a value walked from its end.
     let rightToLeft: Bool
+    /// The capacity strategies' lengths, counted once.
+    private let capacities: (text: Int, value: Int)
 
     init(
         steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character],
@@ -95,6 +97,8 @@ final class Program: Sendable {
         self.dataClasses = dataClasses
         self.literalsAreInert = literals.allSatisfy { $0.character.isInert }
         self.literalByteCount = literals.reduce(0) { $0 + $1.utf8.count }
+        let reachable = steps.firstIndex { $0.kind == .ellipsis }.map { steps[...$0] } ?? steps[...]
+        self.capacities = (reachable.count, reachable.count { $0.kind != .free })
     }
 
     /// Whether dropping this character loses data (DESIGN §1: letters, digits and custom sets).
@@ -116,10 +120,10 @@ final class Program: Sendable {
     }
 
     /// input-mask's `totalTextLength`: every reachable step, the ellipsis counted once.
-    var capacityTextLength: Int { reachableSteps.count }
+    var capacityTextLength: Int { capacities.text }
 
     /// input-mask's `totalValueLength`: the reachable steps that add to the extracted value.
-    var capacityValueLength: Int { reachableSteps.count { $0.kind != .free } }
+    var capacityValueLength: Int { capacities.value }
 
     var isElliptical: Bool { steps.contains { $0.kind == .ellipsis } }
 

@@ -1,0 +1,74 @@
+/// Where encoded bytes go: the pipeline's chunk output, or a plain array for small texts.
+protocol ByteSink {
+    mutating func append(_ byte: UInt8)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension [UInt8]: ByteSink {
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(contentsOf: bytes)
+    }
+}
+
+/// A growable byte buffer written through a pointer: a chunk's output, appended to a few bytes
+/// at a time, without the uniqueness check an array makes on every append.
+///
+/// A buffer belongs to one thread at a time (a worker, then the writer), so exclusivity is
+/// checked statically only.
+final class ByteBuffer: ByteSink, @unchecked Sendable {
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
+
+    init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private func grow(_ needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { grow(count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Drops everything after the first `newCount` bytes.
+    func truncate(to newCount: Int) {
+        count = min(count, newCount)
+    }
+}
