@@ -6,15 +6,17 @@ import CLibCSV
 /// Feed it one physical line at a time: between lines, `isBetweenRecords` says whether the lines
 /// so far ended a record, which is how errors name the line a record begins on.
 final class CSVParser {
-    private var parser = csv_parser()
+    // A parser belongs to one worker, and libcsv calls back into it synchronously: exclusivity is
+    // checked statically, not on every field.
+    @exclusivity(unchecked) private var parser = csv_parser()
     /// The bytes of the fields collected so far, back to back.
-    private(set) var arena: [UInt8] = []
+    @exclusivity(unchecked) private(set) var arena: [UInt8] = []
     /// Where each collected field ends in `arena`.
-    private(set) var fieldEnds: [Int] = []
+    @exclusivity(unchecked) private(set) var fieldEnds: [Int] = []
     /// The number of fields of each completed record, in order; their fields come first in
     /// `fieldEnds`.
-    private(set) var completedRecords: [Int] = []
-    private var fieldsInRecord = 0
+    @exclusivity(unchecked) private(set) var completedRecords: [Int] = []
+    @exclusivity(unchecked) private var fieldsInRecord = 0
 
     init(delimiter: UInt8) {
         csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI))

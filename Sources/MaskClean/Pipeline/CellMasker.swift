@@ -14,6 +14,8 @@ final class CellMasker {
 
     let columns: [ColumnSpec]
     let masks: [AffineMask]
+    /// `masks` again, unretained: reaching a mask per cell costs no reference counting.
+    private let maskReferences: [Unmanaged<AffineMask>]
     let layouts: [Layout]
     let buffer = ApplyBuffer()
     // A masker belongs to one worker; exclusivity is checked statically.
@@ -37,6 +39,7 @@ final class CellMasker {
     init(columns: [ColumnSpec]) {
         self.columns = columns
         self.masks = columns.map(\.mask)
+        self.maskReferences = masks.map { Unmanaged.passUnretained($0) }
         self.layouts = columns.map {
             Layout(
                 formatted: $0.formattedColumn != nil, extracted: $0.extractedColumn != nil,
@@ -53,7 +56,8 @@ final class CellMasker {
     /// Masks one non-empty cell of column `column` (an index into `columns`) and counts it.
     /// The formatted and extracted bytes are in `buffer` until the next call.
     func mask(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> CellOutcome {
-        let outcome = masks[column].apply(utf8: value, into: buffer)
+        let buffer = buffer
+        let outcome = maskReferences[column]._withUnsafeGuaranteedRef { $0.apply(utf8: value, into: buffer) }
         stats[column].count(
             outcome.status, format: outcome.chosen, dropped: outcome.counts.droppedDataCharacters, row: row
         ) { String(decoding: value, as: UTF8.self) }

@@ -214,12 +214,15 @@ private struct Run {
         var bytes: [UInt8] = []
         var splitter = CSVSplitter(delimiter: inputDelimiter)
         var block = [UInt8](repeating: 0, count: 64 * 1024)
-        var scanned = 0
+        var scanned = -1  // set past the byte-order mark, if any, once the first bytes are in
         var lineFeeds = 0
         var end: Int?
         // Line by line, so that the first record boundary is the one found.
         reading: while true {
-            while let feed = bytes[scanned...].firstIndex(of: 0x0A) {
+            if scanned < 0 && !bytes.isEmpty {
+                scanned = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            }
+            while scanned >= 0, let feed = bytes[scanned...].firstIndex(of: 0x0A) {
                 let scan = bytes.withUnsafeBufferPointer {
                     splitter.scan(UnsafeBufferPointer(rebasing: $0[scanned...feed]))
                 }

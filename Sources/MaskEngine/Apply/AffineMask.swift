@@ -1,7 +1,9 @@
 /// A column's formats: a primary one and its alternatives, with the strategy that picks, for each
 /// value, the format it fits best (DESIGN §1). The primary format wins ties against any
 /// alternative; among alternatives, the first listed wins ties.
-public struct AffineMask: Sendable {
+///
+/// Immutable and shared: a class, so that handing it to each worker costs one reference count.
+public final class AffineMask: Sendable {
     /// The primary format first, then the alternatives in the order written.
     public let masks: [Mask]
     public let strategy: AffinityStrategy
@@ -25,7 +27,7 @@ public struct AffineMask: Sendable {
     }
 
     /// Compiles input-mask formats; the error says which format failed.
-    public init(
+    public convenience init(
         format: String, affineFormats: [String] = [], notations: [Notation] = [],
         strategy: AffinityStrategy = .wholeString, autocomplete: Bool = true, rightToLeft: Bool = false
     ) throws(AffineFormatError) {
@@ -35,7 +37,7 @@ public struct AffineMask: Sendable {
     }
 
     /// Compiles formats written in any mask language; the error says which format failed.
-    public init(
+    public convenience init(
         syntax: MaskSyntax, format: String, affineFormats: [String] = [], notations: [Notation] = [],
         dialect: DialectOptions = DialectOptions(), strategy: AffinityStrategy = .wholeString,
         autocomplete: Bool = true, rightToLeft: Bool = false
