@@ -15,25 +15,51 @@ struct CSVInputPlan: Sendable {
 
 /// Parses a chunk of CSV with its own libcsv parser, one physical line at a time, and writes each
 /// record back with its added cells.
+///
+/// Fields are written out as libcsv hands them over, as the C floor does; only the masked cells
+/// are kept aside until the record ends. A record that turns out bad is taken back out of the
+/// output whole.
 final class CSVChunkProcessor: ChunkProcessor {
     let plan: CSVInputPlan
     let encoder: RecordEncoder
-    let parser: CSVParser
     let masker: CellMasker
+    /// For each input field `f`, the spec columns masking it (usually none or one) are
+    /// `maskingColumns[maskingStart[f]..<maskingStart[f + 1]]`: flat, so that no inner array is
+    /// reference-counted per field.
+    private let maskingStart: [Int]
+    private let maskingColumns: [Int]
+    private var parser: CSVParser!
 
-    // The chunk being processed. A processor belongs to one worker at a time, so exclusivity is
-    // checked statically.
+    // The chunk being processed. A processor belongs to one worker at a time, and libcsv calls
+    // back synchronously: exclusivity is checked statically.
     @exclusivity(unchecked) private var result = ChunkResult()
     @exclusivity(unchecked) private var output = ByteBuffer()
     /// The line and offset where the record being read began.
     @exclusivity(unchecked) private var recordLine = 0
     @exclusivity(unchecked) private var recordStart = 0
+    // The record being parsed.
+    @exclusivity(unchecked) private var fieldIndex = 0
+    @exclusivity(unchecked) private var recordOutputStart = 0
+    /// The masked cells' bytes, back to back, and where each spec column's cell lies in them.
+    @exclusivity(unchecked) private var maskedBytes = ByteBuffer()
+    @exclusivity(unchecked) private var maskedRanges: [Range<Int>]
+    /// Records of the line just parsed that turned out bad, in order.
+    @exclusivity(unchecked) private var badRecords: [String] = []
 
     init(plan: CSVInputPlan, encoder: RecordEncoder, columns: [ColumnSpec]) {
         self.plan = plan
         self.encoder = encoder
-        self.parser = CSVParser(delimiter: plan.delimiter)
         self.masker = CellMasker(columns: columns)
+        var start = [0]
+        var columnsOfFields: [Int] = []
+        for field in 0..<plan.headerCount {
+            columnsOfFields += plan.maskedFields.indices.filter { plan.maskedFields[$0] == field }
+            start.append(columnsOfFields.count)
+        }
+        self.maskingStart = start
+        self.maskingColumns = columnsOfFields
+        self.maskedRanges = Array(repeating: 0..<0, count: columns.count)
+        self.parser = CSVParser(delimiter: plan.delimiter, sink: self)
     }
 
     func process(_ chunk: Chunk) -> ChunkResult {
@@ -41,6 +67,7 @@ final class CSVChunkProcessor: ChunkProcessor {
         masker.resetStats()
         result = ChunkResult()
         output = ByteBuffer(capacity: chunk.bytes.count * 2)
+        startRecord()
         chunk.bytes.withUnsafeBufferPointer { bytes in
             process(bytes, chunk: chunk)
         }
@@ -63,17 +90,20 @@ final class CSVChunkProcessor: ChunkProcessor {
             }
             let lineBytes = UnsafeRawBufferPointer(start: base + lineStart, count: lineEnd - lineStart)
             var problem: String?
+            // A record that ended in this line was counted when it ended; one cut short was not.
+            var counted = false
             if hasNUL, memchr(base + lineStart, 0, lineEnd - lineStart) != nil {
                 problem = "NUL byte in the data"
             } else if lineEnd - recordStart > plan.maximumRecordBytes {
                 problem = "record longer than \(plan.maximumRecordBytes >> 20) MiB"
             } else if !parser.feed(lineBytes) {
                 problem = parser.errorDescription
-            } else if !writeCompletedRecords(bytes, end: lineEnd) {
-                return
+            } else if !badRecords.isEmpty {
+                problem = badRecords[0]
+                counted = true
             }
             if let problem {
-                guard reject(problem, bytes, end: lineEnd) else { return }
+                guard reject(problem, bytes, end: lineEnd, counted: counted) else { return }
             }
             if parser.isBetweenRecords {
                 recordLine = line + 1
@@ -83,18 +113,26 @@ final class CSVChunkProcessor: ChunkProcessor {
             lineStart = lineEnd
         }
         if chunk.isLast || !parser.isBetweenRecords {
-            guard parser.finish() else {
-                _ = reject("unterminated quoted field", bytes, end: bytes.count)
-                return
+            let finished = parser.finish()
+            if !finished {
+                _ = reject("unterminated quoted field", bytes, end: bytes.count, counted: false)
+            } else if !badRecords.isEmpty {
+                _ = reject(badRecords[0], bytes, end: bytes.count, counted: true)
             }
-            _ = writeCompletedRecords(bytes, end: bytes.count)
         }
     }
 
-    /// Rejects the record being read; false when the run must stop (`--on-error fail`).
-    private func reject(_ reason: String, _ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
-        result.rows += 1
+    /// Rejects the record being read: takes it out of the output and counts it, unless it was
+    /// `counted` when it ended. False when the run must stop (`--on-error fail`).
+    private func reject(_ reason: String, _ bytes: UnsafeBufferPointer<UInt8>, end: Int, counted: Bool)
+        -> Bool
+    {
+        // A record cut short by a parse error: what was written of it goes too.
+        output.truncate(to: recordOutputStart)
+        if !counted { result.rows += 1 }
+        startRecord()
         parser.reset()
+        badRecords.removeAll(keepingCapacity: true)
         guard plan.policy != .fail else {
             result.fatal = .data(plan.file, line: recordLine, reason)
             return false
@@ -106,57 +144,53 @@ final class CSVChunkProcessor: ChunkProcessor {
         return true
     }
 
-    /// Writes the records libcsv completed; false when a bad one stops the run.
-    private func writeCompletedRecords(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
-        var firstField = 0
-        var problem: String?
-        for fieldCount in parser.completedRecords {
-            defer { firstField += fieldCount }
-            if fieldCount != plan.headerCount {
-                let expected = plan.headerCount
-                problem =
-                    "expected \(expected) field\(expected == 1 ? "" : "s") as in the header, found \(fieldCount)"
-            } else {
-                problem = parser.arena.withUnsafeBufferPointer { arena in
-                    writeRecord(arena, firstField: firstField, fieldCount: fieldCount)
-                }
-            }
-            if let problem {
-                // reject() resets the parser: the records after this one in the line go with it.
-                return reject(problem, bytes, end: end)
-            }
-        }
-        parser.dropCompleted()
-        return true
+    private func startRecord() {
+        fieldIndex = 0
+        recordOutputStart = output.count
+        maskedBytes.truncate(to: 0)
     }
 
-    /// Writes one record with its added cells, or says why it cannot be.
-    private func writeRecord(_ arena: UnsafeBufferPointer<UInt8>, firstField: Int, fieldCount: Int) -> String?
-    {
-        let ends = parser.fieldEnds
-        func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-            let fieldIndex = firstField + index
-            let start = fieldIndex == 0 ? 0 : ends[fieldIndex - 1]
-            return UnsafeBufferPointer(rebasing: arena[start..<ends[fieldIndex]])
+    // MARK: libcsv's callbacks, through the parser
+
+    func field(_ bytes: UnsafeRawBufferPointer) {
+        let cell = bytes.assumingMemoryBound(to: UInt8.self)
+        if fieldIndex == 0 { encoder.beginRecord(&output) }
+        if fieldIndex < plan.headerCount {
+            for index in maskingStart[fieldIndex]..<maskingStart[fieldIndex + 1] {
+                let start = maskedBytes.count
+                maskedBytes.append(cell)
+                maskedRanges[maskingColumns[index]] = start..<maskedBytes.count
+            }
         }
-        // Check the masked cells before writing anything, so that a bad record leaves no trace.
-        for (column, fieldIndex) in plan.maskedFields.enumerated() where !field(fieldIndex).isValidUTF8 {
-            return "invalid UTF-8 in column \"\(masker.columns[column].name)\""
-        }
+        encoder.cell(cell, name: fieldIndex, separator: fieldIndex > 0, &output)
+        fieldIndex += 1
+    }
+
+    func endRecord() {
+        defer { startRecord() }
         result.rows += 1
-        let row = result.rows
-        encoder.beginRecord(&output)
-        for index in 0..<fieldCount {
-            encoder.cell(field(index), name: index, separator: index > 0, &output)
+        // Check the record before its added cells are written: a bad one leaves no trace.
+        if fieldIndex != plan.headerCount {
+            let expected = plan.headerCount
+            output.truncate(to: recordOutputStart)
+            badRecords.append(
+                "expected \(expected) field\(expected == 1 ? "" : "s") as in the header, found \(fieldIndex)")
+            return
         }
-        var name = fieldCount
-        for (index, fieldIndex) in plan.maskedFields.enumerated() {
+        let masked = maskedBytes.bytes
+        for (column, range) in maskedRanges.enumerated()
+        where !UnsafeBufferPointer(rebasing: masked[range]).isValidUTF8 {
+            output.truncate(to: recordOutputStart)
+            badRecords.append("invalid UTF-8 in column \"\(masker.columns[column].name)\"")
+            return
+        }
+        let row = result.rows
+        var name = fieldIndex
+        for (column, range) in maskedRanges.enumerated() {
             name = masker.writeAddedCells(
-                field(fieldIndex), column: index, row: row, firstName: name, separator: true,
-                encoder: encoder,
-                to: &output)
+                UnsafeBufferPointer(rebasing: masked[range]), column: column, row: row, firstName: name,
+                separator: true, encoder: encoder, to: &output)
         }
         encoder.endRecord(&output)
-        return nil
     }
 }

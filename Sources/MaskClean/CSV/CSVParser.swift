@@ -1,7 +1,8 @@
 import CLibCSV
 
 /// libcsv set up the way maskclean reads CSV: strict (a stray quote is an error), nothing
-/// trimmed (padded phone numbers are data), fields collected into one reusable byte arena.
+/// trimmed (padded phone numbers are data). Fields go to a sink as they are parsed, or, without
+/// one, are collected into one reusable byte arena.
 ///
 /// Feed it one physical line at a time: between lines, `isBetweenRecords` says whether the lines
 /// so far ended a record, which is how errors name the line a record begins on.
@@ -17,8 +18,13 @@ final class CSVParser {
     /// `fieldEnds`.
     @exclusivity(unchecked) private(set) var completedRecords: [Int] = []
     @exclusivity(unchecked) private var fieldsInRecord = 0
+    /// Where fields go instead of the arena: the chunk processor, a concrete type so that libcsv's
+    /// callback for every field is a direct call. It owns this parser, so the parser does not own
+    /// it.
+    private let sink: Unmanaged<CSVChunkProcessor>?
 
-    init(delimiter: UInt8) {
+    init(delimiter: UInt8, sink: CSVChunkProcessor? = nil) {
+        self.sink = sink.map { Unmanaged.passUnretained($0) }
         csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI))
         csv_set_delim(&parser, delimiter)
         csv_set_space_func(&parser, maskclean_no_space)
@@ -96,6 +102,10 @@ final class CSVParser {
     }
 
     fileprivate func appendField(_ start: UnsafeRawPointer?, _ count: Int) {
+        if let sink {
+            sink._withUnsafeGuaranteedRef { $0.field(UnsafeRawBufferPointer(start: start, count: count)) }
+            return
+        }
         if let start, count > 0 {
             arena.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
         }
@@ -104,17 +114,22 @@ final class CSVParser {
     }
 
     fileprivate func endRecord() {
+        if let sink {
+            sink._withUnsafeGuaranteedRef { $0.endRecord() }
+            return
+        }
         completedRecords.append(fieldsInRecord)
         fieldsInRecord = 0
     }
 }
 
+// The parser outlives every call libcsv makes back into it: no reference counting per field.
 private func fieldCallback(
     _ start: UnsafeMutableRawPointer?, _ count: Int, _ context: UnsafeMutableRawPointer?
 ) {
-    Unmanaged<CSVParser>.fromOpaque(context!).takeUnretainedValue().appendField(start, count)
+    Unmanaged<CSVParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.appendField(start, count) }
 }
 
 private func recordCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
-    Unmanaged<CSVParser>.fromOpaque(context!).takeUnretainedValue().endRecord()
+    Unmanaged<CSVParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.endRecord() }
 }

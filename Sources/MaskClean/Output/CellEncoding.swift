@@ -5,12 +5,7 @@ enum CSVFieldEncoder {
         _ field: UnsafeBufferPointer<UInt8>, delimiter: UInt8, escapeFormulas: Bool, to out: inout Sink
     ) {
         let formula = escapeFormulas && FormulaGuard.isTrigger(field.first)
-        var needsQuotes = false
-        for byte in field where byte == delimiter || byte == 0x22 || byte == 0x0A || byte == 0x0D {
-            needsQuotes = true
-            break
-        }
-        if !needsQuotes {
+        if !needsQuotes(field, delimiter: delimiter) {
             if formula { out.append(FormulaGuard.prefix) }
             out.append(field)
             return
@@ -22,6 +17,39 @@ enum CSVFieldEncoder {
             out.append(byte)
         }
         out.append(0x22)
+    }
+}
+
+extension CSVFieldEncoder {
+    /// Whether the field holds the delimiter, a quote, CR or LF: eight bytes at a time, as every
+    /// output cell goes through here.
+    @inline(__always)
+    static func needsQuotes(_ field: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> Bool {
+        guard let base = field.baseAddress else { return false }
+        let count = field.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always)
+        func hasByte(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+            let difference = word ^ (ones &* UInt64(byte))
+            return (difference &- ones) & ~difference
+        }
+        var index = 0
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if (hasByte(word, delimiter) | hasByte(word, 0x22) | hasByte(word, 0x0A) | hasByte(word, 0x0D))
+                & highs != 0
+            {
+                return true
+            }
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            if byte == delimiter || byte == 0x22 || byte == 0x0A || byte == 0x0D { return true }
+            index += 1
+        }
+        return false
     }
 }
 

@@ -21,18 +21,24 @@ final class CellMasker {
     // A masker belongs to one worker; exclusivity is checked statically.
     @exclusivity(unchecked) private(set) var stats: [ColumnStats]
 
-    private static let complete = Array("complete".utf8)
-    private static let lossy = Array("lossy".utf8)
-    private static let incomplete = Array("incomplete".utf8)
-    private static let empty = Array("empty".utf8)
+    /// The status column's texts, allocated once and never freed: written for every cell, read by
+    /// every worker, changed by none.
+    nonisolated(unsafe) private static let statusTexts: [UnsafeBufferPointer<UInt8>] = CellStatus.allCases.map
+    {
+        let bytes = Array($0.rawValue.utf8)
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = storage.initialize(from: bytes)
+        return UnsafeBufferPointer(storage)
+    }
 
     /// The status column's text.
-    static func statusBytes(_ status: CellStatus) -> [UInt8] {
+    @inline(__always)
+    static func statusText(_ status: CellStatus) -> UnsafeBufferPointer<UInt8> {
         switch status {
-        case .complete: return complete
-        case .lossy: return lossy
-        case .incomplete: return incomplete
-        case .empty: return empty
+        case .complete: return statusTexts[0]
+        case .lossy: return statusTexts[1]
+        case .incomplete: return statusTexts[2]
+        case .empty: return statusTexts[3]
         }
     }
 

@@ -20,7 +20,10 @@ public enum RecordFormat: String, Sendable, CaseIterable {
 }
 
 /// Writes records in the output format: the input's cells, then the added ones.
-struct RecordEncoder {
+///
+/// A class: it is handed to every cell, and a struct holding arrays would be copied (and its
+/// arrays reference-counted) each time.
+final class RecordEncoder: Sendable {
     enum Layout {
         case csv(delimiter: UInt8, terminator: [UInt8])
         /// One object per record; for a JSON array, each record is preceded by `,\n` (the
@@ -32,10 +35,20 @@ struct RecordEncoder {
     let escapeFormulas: Bool
     /// For JSON output: every output column's name as a JSON string followed by `:`.
     let quotedNames: [[UInt8]]
+    // The layout unpacked once: matching its payload for every cell would cost more than the cell.
+    private let isCSV: Bool
+    private let delimiter: UInt8
 
     init(layout: Layout, escapeFormulas: Bool, columnNames: [String]) {
         self.layout = layout
         self.escapeFormulas = escapeFormulas
+        if case .csv(let delimiter, _) = layout {
+            self.isCSV = true
+            self.delimiter = delimiter
+        } else {
+            self.isCSV = false
+            self.delimiter = UInt8(ascii: ",")
+        }
         self.quotedNames = columnNames.map { name in
             var bytes: [UInt8] = []
             JSONStringEncoder.appendQuoted(Array(name.utf8), to: &bytes)
@@ -86,15 +99,29 @@ struct RecordEncoder {
     func cell<Sink: ByteSink>(
         _ value: UnsafeBufferPointer<UInt8>, name: Int, separator: Bool, _ out: inout Sink
     ) {
-        switch layout {
-        case .csv(let delimiter, _):
+        if isCSV {
             if separator { out.append(delimiter) }
             CSVFieldEncoder.append(value, delimiter: delimiter, escapeFormulas: escapeFormulas, to: &out)
-        case .json:
+        } else {
             if separator { out.append(UInt8(ascii: ",")) }
             quotedNames[name].withUnsafeBufferPointer { out.append($0) }
             let prefix = escapeFormulas && FormulaGuard.isTrigger(value.first) ? FormulaGuard.prefix : nil
             JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &out)
+        }
+    }
+
+    /// Writes a cell known to need no quoting or escaping (a status word).
+    @inline(__always)
+    func plainCell(_ value: UnsafeBufferPointer<UInt8>, name: Int, separator: Bool, _ out: inout ByteBuffer) {
+        if isCSV {
+            if separator { out.append(delimiter) }
+            out.append(value)
+        } else {
+            if separator { out.append(UInt8(ascii: ",")) }
+            quotedNames[name].withUnsafeBufferPointer { out.append($0) }
+            out.append(0x22)
+            out.append(value)
+            out.append(0x22)
         }
     }
 }
@@ -108,27 +135,49 @@ extension CellMasker {
         _ value: UnsafeBufferPointer<UInt8>, column index: Int, row: Int, firstName: Int, separator: Bool,
         encoder: RecordEncoder, to out: inout ByteBuffer
     ) -> Int {
+        // Plain code, no local function: one capturing `name` would box it on the heap per cell.
         let layout = layouts[index]
         var name = firstName
-        @inline(__always)
-        func write(_ cell: UnsafeBufferPointer<UInt8>) {
-            encoder.cell(cell, name: name, separator: separator || name > firstName, &out)
-            name += 1
-        }
-        guard !value.isEmpty else {
+        var separator = separator
+        var status = CellStatus.empty
+        var template: [UInt8] = []
+        if value.isEmpty {
             countEmpty(column: index, row: row)
             let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-            if layout.formatted { write(empty) }
-            if layout.extracted { write(empty) }
-            if layout.status { Self.statusBytes(.empty).withUnsafeBufferPointer(write) }
-            if layout.template != nil { write(empty) }
-            return name
+            if layout.formatted {
+                encoder.cell(empty, name: name, separator: separator, &out)
+                name += 1
+                separator = true
+            }
+            if layout.extracted {
+                encoder.cell(empty, name: name, separator: separator, &out)
+                name += 1
+                separator = true
+            }
+        } else {
+            let outcome = mask(value, column: index, row: row)
+            status = outcome.status
+            if layout.template != nil { template = self.template(column: index, outcome: outcome) }
+            if layout.formatted {
+                encoder.cell(buffer.formatted, name: name, separator: separator, &out)
+                name += 1
+                separator = true
+            }
+            if layout.extracted {
+                encoder.cell(buffer.extracted, name: name, separator: separator, &out)
+                name += 1
+                separator = true
+            }
         }
-        let outcome = mask(value, column: index, row: row)
-        if layout.formatted { write(buffer.formatted) }
-        if layout.extracted { write(buffer.extracted) }
-        if layout.status { Self.statusBytes(outcome.status).withUnsafeBufferPointer(write) }
-        if layout.template != nil { template(column: index, outcome: outcome).withUnsafeBufferPointer(write) }
+        if layout.status {
+            encoder.plainCell(Self.statusText(status), name: name, separator: separator, &out)
+            name += 1
+            separator = true
+        }
+        if layout.template != nil {
+            template.withUnsafeBufferPointer { encoder.cell($0, name: name, separator: separator, &out) }
+            name += 1
+        }
         return name
     }
 }

@@ -82,12 +82,13 @@ public final class AffineMask: Sendable {
     /// allocation.
     public func apply(utf8 input: UnsafeBufferPointer<UInt8>, into buffer: ApplyBuffer) -> CellOutcome {
         buffer.reserve(outputCapacity(forInputCount: input.count))
+        let plain = input.isPlainASCII  // once, not once per format tried
         guard programs.count > 1 else {
-            return CellOutcome(chosen: 0, counts: buffer.apply(primaryProgram, input, autocomplete))
+            return CellOutcome(chosen: 0, counts: buffer.apply(primaryProgram, input, autocomplete, plain))
         }
         if strategy == .capacity {
             // Scored on lengths alone: only the winner is applied.
-            let length = input.isPlainASCII ? input.count : String(decoding: input, as: UTF8.self).count
+            let length = plain ? input.count : String(decoding: input, as: UTF8.self).count
             var chosen = 0
             var best = Int.min
             for (index, program) in programs.enumerated() {
@@ -98,7 +99,9 @@ public final class AffineMask: Sendable {
                     chosen = index
                 }
             }
-            let counts = programs[chosen]._withUnsafeGuaranteedRef { buffer.apply($0, input, autocomplete) }
+            let counts = programs[chosen]._withUnsafeGuaranteedRef {
+                buffer.apply($0, input, autocomplete, plain)
+            }
             return CellOutcome(chosen: chosen, counts: counts)
         }
         var chosen = 0
@@ -106,7 +109,7 @@ public final class AffineMask: Sendable {
         var bestCounts: ApplyCounts?
         for (index, program) in programs.enumerated() {
             let (counts, score) = program._withUnsafeGuaranteedRef { program in
-                let counts = buffer.applyToSpare(program, input, autocomplete)
+                let counts = buffer.applyToSpare(program, input, autocomplete, plain)
                 return (counts, self.score(counts, of: program, input: input, buffer: buffer))
             }
             if bestCounts == nil || score > best {
@@ -258,22 +261,24 @@ public final class ApplyBuffer {
     }
 
     @inline(__always)
-    func apply(_ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool) -> ApplyCounts {
+    func apply(_ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool, _ plain: Bool)
+        -> ApplyCounts
+    {
         let counts = program.run(
             input, autocomplete: autocomplete, formatted: formattedStart(kept),
-            extracted: extractedStart(kept), dropped: nil)
+            extracted: extractedStart(kept), dropped: nil, inputIsPlainASCII: plain)
         formattedCount = counts.formattedByteCount
         extractedCount = counts.extractedByteCount
         return counts
     }
 
     @inline(__always)
-    func applyToSpare(_ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool)
-        -> ApplyCounts
-    {
+    func applyToSpare(
+        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool, _ plain: Bool
+    ) -> ApplyCounts {
         program.run(
             input, autocomplete: autocomplete, formatted: formattedStart(1 - kept),
-            extracted: extractedStart(1 - kept), dropped: nil)
+            extracted: extractedStart(1 - kept), dropped: nil, inputIsPlainASCII: plain)
     }
 
     func spareFormatted(_ counts: ApplyCounts) -> UnsafeBufferPointer<UInt8> {

@@ -3,7 +3,7 @@ extension Program {
     func run(
         _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
         formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
-        dropped: UnsafeMutablePointer<UInt8>?
+        dropped: UnsafeMutablePointer<UInt8>?, inputIsPlainASCII: Bool? = nil
     ) -> ApplyCounts {
         steps.withUnsafeBufferPointer { steps in
             var formattedCursor = ByteCursor(formatted)
@@ -12,7 +12,7 @@ extension Program {
             // The reference keeps the caret at the end of the value; right to left, the value is
             // reversed and the caret with it, so autocomplete only reaches an empty value.
             let autocomplete = autocomplete && (!rightToLeft || input.isEmpty)
-            let plain = literalsAreInert && input.isPlainASCII
+            let plain = literalsAreInert && (inputIsPlainASCII ?? input.isPlainASCII)
             let counts: WalkCounts
             if plain && !rightToLeft {
                 var source = ForwardASCII(input)

@@ -69,7 +69,15 @@ func walk<Input: WalkInput>(
     guard var step = steps.baseAddress else { return WalkCounts() }
     let end = step + steps.count
 
-    // No nested functions: a closure over these counters would keep them out of registers.
+    // No nested functions: a closure over these counters would keep them out of registers. The
+    // cursors are copied in and out for the same reason: through `inout`, every write would be
+    // stored back to the caller's memory.
+    var formattedOut = formatted
+    var extractedOut = extracted
+    defer {
+        formatted = formattedOut
+        extracted = extractedOut
+    }
     while let unit = input.next() {
         walkingOne: while true {
             guard step != end else {
@@ -84,8 +92,8 @@ func walk<Input: WalkInput>(
             switch current.kind {
             case .slot, .ellipsis:
                 if input.fits(unit, current, program) {
-                    input.write(unit, to: &formatted)
-                    input.write(unit, to: &extracted)
+                    input.write(unit, to: &formattedOut)
+                    input.write(unit, to: &extractedOut)
                     affinity &+= 1
                     if current.kind == .slot { step += 1 }
                 } else {
@@ -99,8 +107,8 @@ func walk<Input: WalkInput>(
             case .optionalSlot:
                 step += 1
                 if input.fits(unit, current, program) {
-                    input.write(unit, to: &formatted)
-                    input.write(unit, to: &extracted)
+                    input.write(unit, to: &formattedOut)
+                    input.write(unit, to: &extractedOut)
                     affinity &+= 1
                     break walkingOne
                 }
@@ -108,14 +116,14 @@ func walk<Input: WalkInput>(
             case .free, .fixed:
                 step += 1
                 if input.matches(unit, current, program) {
-                    input.write(unit, to: &formatted)
-                    if current.kind == .fixed { input.write(unit, to: &extracted) }
+                    input.write(unit, to: &formattedOut)
+                    if current.kind == .fixed { input.write(unit, to: &extractedOut) }
                     affinity &+= 1
                     break walkingOne
                 }
-                formatted.appendLiteral(current, program, reversed: reverseLiterals)
+                formattedOut.appendLiteral(current, program, reversed: reverseLiterals)
                 if current.kind == .fixed {
-                    extracted.appendLiteral(current, program, reversed: reverseLiterals)
+                    extractedOut.appendLiteral(current, program, reversed: reverseLiterals)
                 }
                 affinity &-= 1
             }
@@ -123,9 +131,9 @@ func walk<Input: WalkInput>(
     }
     if autocomplete {
         while step != end, step.pointee.isLiteral {
-            formatted.appendLiteral(step.pointee, program, reversed: reverseLiterals)
+            formattedOut.appendLiteral(step.pointee, program, reversed: reverseLiterals)
             if step.pointee.kind == .fixed {
-                extracted.appendLiteral(step.pointee, program, reversed: reverseLiterals)
+                extractedOut.appendLiteral(step.pointee, program, reversed: reverseLiterals)
             }
             step += 1
         }
