@@ -66,18 +66,31 @@ final class ChunkReader<Splitter: RecordSplitter> {
     func skipOversizedRecord(_ sink: (UnsafeBufferPointer<UInt8>) throws(MaskCleanError) -> Void)
         throws(MaskCleanError)
     {
-        while boundary == 0 && !atEnd {
+        // `pending` holds the start of the record, scanned, with no boundary in it.
+        while !atEnd {
             try pending.withBuffer { bytes throws(MaskCleanError) in try sink(bytes) }
             line += lineFeeds
-            pending.removeAll(keepingCapacity: true)
             lineFeeds = 0
-            try readBlock()
+            pending.removeAll(keepingCapacity: true)
+            let count = try readIntoPending()
+            guard count > 0 else { return }
+            let found = pending.withUnsafeBufferPointer { splitter.scanToFirstBoundary($0) }
+            if let end = found.boundary {
+                try pending.withBuffer { bytes throws(MaskCleanError) in
+                    try sink(UnsafeBufferPointer(rebasing: bytes[..<end]))
+                }
+                line += found.lineFeedsBeforeBoundary
+                pending.removeFirst(end)
+                scan(from: 0)
+                return
+            }
+            lineFeeds = found.lineFeeds
         }
-        let end = atEnd && boundary == 0 ? pending.count : boundary
-        try pending.withBuffer { bytes throws(MaskCleanError) in
-            try sink(UnsafeBufferPointer(rebasing: bytes[..<end]))
-        }
-        _ = cut(at: end, lineFeeds: end == boundary ? lineFeedsBeforeBoundary : lineFeeds, isLast: false)
+        // The input ended inside the record: all of it was the record.
+        try pending.withBuffer { bytes throws(MaskCleanError) in try sink(bytes) }
+        line += lineFeeds
+        lineFeeds = 0
+        pending.removeAll()
     }
 
     private func cut(at end: Int, lineFeeds cutLineFeeds: Int, isLast: Bool) -> Chunk {
@@ -93,17 +106,20 @@ final class ChunkReader<Splitter: RecordSplitter> {
 
     private func readBlock() throws(MaskCleanError) {
         let start = pending.count
+        if try readIntoPending() > 0 { scan(from: start) }
+    }
+
+    /// Appends up to a chunk's worth of input to `pending`, unscanned; 0 at the end.
+    private func readIntoPending() throws(MaskCleanError) -> Int {
+        let start = pending.count
         pending.append(contentsOf: repeatElement(0, count: chunkSize))
         let count = try pending.withMutableBytes { buffer throws(MaskCleanError) in
             try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
         }
         pending.removeLast(chunkSize - count)
         bytesRead += count
-        if count == 0 {
-            atEnd = true
-            return
-        }
-        scan(from: start)
+        if count == 0 { atEnd = true }
+        return count
     }
 
     private func append(_ bytes: ArraySlice<UInt8>) {

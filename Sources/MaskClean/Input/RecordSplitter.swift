@@ -6,6 +6,9 @@
 protocol RecordSplitter {
     /// Scans `bytes`, the continuation of everything scanned before.
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan
+    /// Scans `bytes` only up to the first record boundary in them: `boundary` is that one (or
+    /// nil, everything scanned), and `lineFeeds` counts the line feeds scanned.
+    mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan
 }
 
 /// What one scan found.
@@ -84,6 +87,24 @@ struct CSVSplitter: RecordSplitter {
         return found
     }
 
+    mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
+        // A CSV boundary is always just after a line feed: scan one line at a time.
+        var found = SplitScan()
+        var start = 0
+        while start < bytes.count {
+            let end = (bytes[start...].firstIndex(of: 0x0A) ?? bytes.count - 1) + 1
+            let line = scan(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            found.lineFeeds += line.lineFeeds
+            if line.boundary != nil {
+                found.boundary = end
+                found.lineFeedsBeforeBoundary = found.lineFeeds
+                return found
+            }
+            start = end
+        }
+        return found
+    }
+
     /// The index of the next LF or `"` at or after `start`, or `count`.
     @inline(__always)
     private static func nextLineFeedOrQuote(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int
@@ -116,6 +137,11 @@ struct LineSplitter: RecordSplitter {
         }
         return SplitScan(boundary: boundary, lineFeedsBeforeBoundary: lineFeeds, lineFeeds: lineFeeds)
     }
+
+    mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
+        guard let feed = bytes.firstIndex(of: 0x0A) else { return SplitScan(lineFeeds: 0) }
+        return SplitScan(boundary: feed + 1, lineFeedsBeforeBoundary: 1, lineFeeds: 1)
+    }
 }
 
 /// A JSON array of records: a record ends at a comma between the array's elements, outside
@@ -127,6 +153,14 @@ struct JSONArraySplitter: RecordSplitter {
     private var escaped = false
 
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
+        scan(bytes, stoppingAtFirst: false)
+    }
+
+    mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
+        scan(bytes, stoppingAtFirst: true)
+    }
+
+    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAtFirst: Bool) -> SplitScan {
         var found = SplitScan()
         for index in bytes.indices {
             let byte = bytes[index]
@@ -148,6 +182,7 @@ struct JSONArraySplitter: RecordSplitter {
             case UInt8(ascii: ",") where depth == 0:
                 found.boundary = index + 1
                 found.lineFeedsBeforeBoundary = found.lineFeeds
+                if stoppingAtFirst { return found }
             default: break
             }
         }
