@@ -18,6 +18,7 @@ public final class OutputFile {
     private let temporaryPath: String?
     private let finalPath: String?
     private var finished = false
+    private var flushed = false
 
     public init(path: String) throws(MaskCleanError) {
         if path == "-" {
@@ -83,26 +84,30 @@ public final class OutputFile {
         try bytes.withBytes { buffer throws(MaskCleanError) in try write(buffer) }
     }
 
-    /// Makes the output final: flushes it to disk and renames the temporary into place.
+    /// Flushes the output to disk and closes it, without making it visible yet: a run flushes
+    /// every output before renaming any, so that one that fails leaves the others untouched.
+    public func flush() throws(MaskCleanError) {
+        guard !flushed, !finished else { return }
+        flushed = true
+        guard temporaryPath != nil else { return }
+        if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
+            throw .write(name, "cannot write: \(systemError(errno))")
+        }
+        let closed = close(descriptor)
+        descriptor = -1
+        if closed != 0 { throw .write(name, "cannot write: \(systemError(errno))") }
+    }
+
+    /// Makes the output final: flushes it, then renames the temporary into place.
     public func commit() throws(MaskCleanError) {
         guard !finished else { return }
+        try flush()
         finished = true
         guard let temporaryPath, let finalPath else {
-            if descriptor != STDOUT_FILENO { close(descriptor) }
+            if descriptor > STDOUT_FILENO { close(descriptor) }
             return
         }
         defer { TemporaryFiles.shared.unregister(temporaryPath) }
-        if fsync(descriptor) != 0 && errno != EINVAL {
-            let message = systemError(errno)
-            close(descriptor)
-            unlink(temporaryPath)
-            throw .write(name, "cannot write: \(message)")
-        }
-        if close(descriptor) != 0 {
-            let message = systemError(errno)
-            unlink(temporaryPath)
-            throw .write(name, "cannot write: \(message)")
-        }
         if rename(temporaryPath, finalPath) != 0 {
             let message = systemError(errno)
             unlink(temporaryPath)
@@ -114,7 +119,7 @@ public final class OutputFile {
     public func discard() {
         guard !finished else { return }
         finished = true
-        if descriptor != STDOUT_FILENO { close(descriptor) }
+        if descriptor > STDOUT_FILENO { close(descriptor) }
         if let temporaryPath {
             unlink(temporaryPath)
             TemporaryFiles.shared.unregister(temporaryPath)
@@ -162,8 +167,15 @@ public final class TemporaryFiles: @unchecked Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
                 removeAll()
+                // Dispatch keeps the signal blocked: unblock it here and raise it again, so that
+                // the process ends as the signal would have ended it.
                 signal(number, SIG_DFL)
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, number)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
                 raise(number)
+                _exit(128 + number)
             }
             source.resume()
             lock.withLock { sources.append(source) }
