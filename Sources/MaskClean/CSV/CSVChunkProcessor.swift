@@ -95,7 +95,7 @@ final class CSVChunkProcessor: ChunkProcessor {
             if hasNUL, memchr(base + lineStart, 0, lineEnd - lineStart) != nil {
                 problem = "NUL byte in the data"
             } else if lineEnd - recordStart > plan.maximumRecordBytes {
-                problem = "record longer than \(plan.maximumRecordBytes >> 20) MiB"
+                problem = "record longer than \(byteCount(plan.maximumRecordBytes))"
             } else if !parser.feed(lineBytes) {
                 problem = parser.errorDescription
             } else if !badRecords.isEmpty {
@@ -103,7 +103,15 @@ final class CSVChunkProcessor: ChunkProcessor {
                 counted = true
             }
             if let problem {
-                guard reject(problem, bytes, end: lineEnd, counted: counted) else { return }
+                // A record cut short goes on to where the splitter says it ends (a quoted field
+                // may carry it over more lines): all of it is the one bad record.
+                let end = counted ? lineEnd : recordEnd(bytes, notBefore: lineEnd)
+                guard reject(problem, bytes, end: end, counted: counted) else { return }
+                line += UnsafeBufferPointer(rebasing: bytes[lineStart..<end]).count { $0 == 0x0A }
+                lineStart = end
+                recordStart = end
+                recordLine = line
+                continue
             }
             if parser.isBetweenRecords {
                 recordLine = line + 1
@@ -120,6 +128,22 @@ final class CSVChunkProcessor: ChunkProcessor {
                 _ = reject(badRecords[0], bytes, end: bytes.count, counted: true)
             }
         }
+    }
+
+    /// Where the record that began at `recordStart` ends, as the splitter (which cut the chunks)
+    /// reads records: at the first boundary at or after `notBefore`, or at the end of the chunk.
+    private func recordEnd(_ bytes: UnsafeBufferPointer<UInt8>, notBefore: Int) -> Int {
+        var splitter = CSVSplitter(delimiter: plan.delimiter)
+        var position = recordStart
+        while position < bytes.count {
+            guard
+                let boundary = splitter.scanToFirstBoundary(UnsafeBufferPointer(rebasing: bytes[position...]))
+                    .boundary
+            else { return bytes.count }
+            position += boundary
+            if position >= notBefore { return position }
+        }
+        return bytes.count
     }
 
     /// Rejects the record being read: takes it out of the output and counts it, unless it was

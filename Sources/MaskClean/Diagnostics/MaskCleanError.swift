@@ -57,3 +57,10 @@ public struct MaskCleanError: Error, Sendable, CustomStringConvertible {
         MaskCleanError(.usage, what)
     }
 }
+
+/// A size for messages: `32 MiB`, `4 KiB`, `100 bytes`.
+func byteCount(_ bytes: Int) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+    if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+    return "\(bytes) bytes"
+}
