@@ -32,6 +32,8 @@ final class JSONChunkProcessor: ChunkProcessor {
     @exclusivity(unchecked) private var maskedValues: [JSONToken?]
     @exclusivity(unchecked) private var csvValues: [JSONToken?]
     @exclusivity(unchecked) private var decoded: [[UInt8]]
+    /// `--escape-formulas` to JSON: where a `'` goes in the record's own string values.
+    @exclusivity(unchecked) private var formulaInsertions: [Int] = []
 
     /// How reading one record went.
     private enum Outcome {
@@ -110,6 +112,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             return line
         }
         var missingComma = false
+        var lastWasBroken = false
         while let next = scanner.peek() {
             let start = scanner.position
             if next == UInt8(ascii: "]") {
@@ -132,10 +135,12 @@ final class JSONChunkProcessor: ChunkProcessor {
             } else {
                 missingComma = scanner.peek() != UInt8(ascii: "]") && !scanner.isAtEnd
             }
+            lastWasBroken = false
             switch outcome {
             case .written, .rejected: continue
             case .stop: return
             case .broken(let reason):
+                lastWasBroken = true
                 // Resume after the next comma between records, found the way the reader cut chunks.
                 var splitter = JSONArraySplitter()
                 let found = splitter.scan(UnsafeBufferPointer(rebasing: bytes[start...]))
@@ -145,10 +150,11 @@ final class JSONChunkProcessor: ChunkProcessor {
                 missingComma = false
             }
         }
-        // A truncated array: its records so far are whole, but the file is not what it claims.
-        if chunk.isLast && plan.policy == .fail {
-            result.fatal = .data(
-                plan.file, line: lineAt(bytes.count), "the array is not closed with ']' (truncated input?)")
+        // A truncated array: the file is not what it claims. Unless its last record was just
+        // rejected as broken (the same truncation), the missing end counts as a bad record.
+        if chunk.isLast && !lastWasBroken {
+            let reason = "the array is not closed with ']' (truncated input?)"
+            _ = reject(reason, line: lineAt(bytes.count), raw: bytes[bytes.count...])
         }
     }
 
@@ -159,6 +165,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         let start = scanner.position
         for index in maskedValues.indices { maskedValues[index] = nil }
         for index in csvValues.indices { csvValues[index] = nil }
+        formulaInsertions.removeAll(keepingCapacity: true)
         var memberCount = 0
         var problem: String?
         let object: JSONToken
@@ -204,6 +211,11 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
         for (index, name) in addedKeyBytes.enumerated() where name == keyText {
             return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
+        }
+        if encoder.escapeFormulas && plan.csvColumns == nil && value.kind == .string
+            && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1)
+        {
+            formulaInsertions.append(value.range.lowerBound + 1)
         }
         if plan.csvColumns != nil {
             let text = String(decoding: keyText, as: UTF8.self)
@@ -259,8 +271,13 @@ final class JSONChunkProcessor: ChunkProcessor {
         } else {
             // The record's own bytes up to its closing brace; the added members go before it.
             output.truncate(to: output.count - 1)  // beginRecord's `{`: the record brings its own
-            output.append(
-                UnsafeBufferPointer(rebasing: bytes[object.range.lowerBound..<(object.range.upperBound - 1)]))
+            var copied = object.range.lowerBound
+            for insertion in formulaInsertions {
+                output.append(UnsafeBufferPointer(rebasing: bytes[copied..<insertion]))
+                output.append(FormulaGuard.prefix)
+                copied = insertion
+            }
+            output.append(UnsafeBufferPointer(rebasing: bytes[copied..<(object.range.upperBound - 1)]))
             name = 0
             separator = memberCount > 0
         }

@@ -285,13 +285,49 @@ public struct JSONScanner {
     }
 
     /// A number token as plain decimal text: its own text when it has no exponent (`0.10` stays
-    /// `0.10`, a 23-digit integer stays whole), else the value written out in full (`1e3` is
-    /// `1000`). Nil when an exponent is too large to write out.
-    public func plainDecimal(_ token: JSONToken) -> String? {
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[token.range]), as: UTF8.self)
-        guard text.contains(where: { $0 == "e" || $0 == "E" }) else { return text }
-        guard let decimal = Decimal(string: text), decimal.isFinite else { return nil }
-        return decimal.description
+    /// `0.10`, a 23-digit integer stays whole), else the same digits with the decimal point
+    /// moved (`1e3` is `1000`, `1e400` a 1 and 400 zeros, `2.5e-3` is `0.0025`): exact, whatever
+    /// Double or Decimal could hold. Nil when that text would be longer than `maximumLength`.
+    public func plainDecimal(_ token: JSONToken, maximumLength: Int = 4096) -> String? {
+        let text = Array(bytes[token.range])
+        guard let e = text.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") }) else {
+            return String(decoding: text, as: UTF8.self)
+        }
+        let negative = text.first == UInt8(ascii: "-")
+        let mantissa = text[(negative ? 1 : 0)..<e]
+        let point = mantissa.firstIndex(of: UInt8(ascii: ".")) ?? mantissa.endIndex
+        let digits = Array(mantissa[..<point]) + Array(mantissa[point...].dropFirst())
+        // The exponent's digits, capped: anything past the length limit is refused anyway.
+        var exponent = 0
+        var exponentDigits = text[(e + 1)...]
+        let negativeExponent = exponentDigits.first == UInt8(ascii: "-")
+        if exponentDigits.first == UInt8(ascii: "-") || exponentDigits.first == UInt8(ascii: "+") {
+            exponentDigits = exponentDigits.dropFirst()
+        }
+        for digit in exponentDigits {
+            exponent = min(exponent * 10 + Int(digit - 0x30), 10 * maximumLength)
+        }
+        if negativeExponent { exponent = -exponent }
+        // Where the point lands among `digits`.
+        let position = (point - mantissa.startIndex) + exponent
+        guard position <= maximumLength, -position <= maximumLength else { return nil }
+        var integer: [UInt8]
+        var fraction: [UInt8]
+        if position >= digits.count {
+            integer = digits + Array(repeating: 0x30, count: position - digits.count)
+            fraction = []
+        } else if position <= 0 {
+            integer = [0x30]
+            fraction = Array(repeating: 0x30, count: -position) + digits
+        } else {
+            integer = Array(digits[..<position])
+            fraction = Array(digits[position...])
+        }
+        while integer.count > 1 && integer.first == 0x30 { integer.removeFirst() }
+        var result = (negative ? [UInt8(ascii: "-")] : []) + integer
+        if !fraction.isEmpty { result += [UInt8(ascii: ".")] + fraction }
+        guard result.count <= maximumLength else { return nil }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// 1-based line and column (in bytes) of an offset, for messages.
