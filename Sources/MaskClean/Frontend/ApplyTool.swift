@@ -108,12 +108,12 @@ public enum ApplyTool {
 
     /// Values from standard input, one a line (a CR before the line feed is not part of it).
     public static func readValues() throws(MaskCleanError) -> [String] {
-        let bytes = try InputFile.readAll(path: "-")
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasSuffix("\n") { text.removeLast() }
-        guard !text.isEmpty else { return [] }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+        // Split the bytes, not a String: there "\r\n" is one character, not a line feed.
+        var bytes = try InputFile.readAll(path: "-")
+        if bytes.last == 0x0A { bytes.removeLast() }
+        guard !bytes.isEmpty else { return [] }
+        return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
         }
     }
 

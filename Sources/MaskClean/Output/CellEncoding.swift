@@ -58,6 +58,23 @@ extension CSVFieldEncoder {
 enum FormulaGuard {
     static let prefix = UInt8(ascii: "'")
 
+    /// Whether the JSON string whose text starts at `start` (just after its quote) starts with a
+    /// trigger, written plainly or as an escape (`\t`, `\r`, `\u0009`, `\u000d`).
+    static func startsJSONString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Bool {
+        guard start < bytes.count else { return false }
+        if bytes[start] != UInt8(ascii: "\\") { return isTrigger(bytes[start]) }
+        guard start + 1 < bytes.count else { return false }
+        switch bytes[start + 1] {
+        case UInt8(ascii: "t"), UInt8(ascii: "r"): return true
+        case UInt8(ascii: "u"):
+            guard start + 5 < bytes.count else { return false }
+            let code = String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[(start + 2)...(start + 5)]), as: UTF8.self)
+            return ["0009", "000d", "000D"].contains(code)
+        default: return false
+        }
+    }
+
     @inline(__always)
     static func isTrigger(_ first: UInt8?) -> Bool {
         switch first {

@@ -61,10 +61,7 @@ final class RecordEncoder: Sendable {
     func record<Sink: ByteSink>(_ cells: [String], to out: inout Sink) {
         beginRecord(&out)
         for (index, cell) in cells.enumerated() {
-            var bytes = Array(cell.utf8)
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                self.cell(UnsafeBufferPointer(buffer), name: index, separator: index > 0, &out)
-            }
+            self.cell(Array(cell.utf8), name: index, separator: index > 0, &out)
         }
         endRecord(&out)
     }
@@ -108,6 +105,10 @@ final class RecordEncoder: Sendable {
             let prefix = escapeFormulas && FormulaGuard.isTrigger(value.first) ? FormulaGuard.prefix : nil
             JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &out)
         }
+    }
+
+    func cell<Sink: ByteSink>(_ value: [UInt8], name: Int, separator: Bool, _ out: inout Sink) {
+        value.withUnsafeBufferPointer { cell($0, name: name, separator: separator, &out) }
     }
 
     /// Writes a cell known to need no quoting or escaping (a status word).

@@ -73,11 +73,18 @@ public enum Runner {
             if path == options.input {
                 throw .usage("\(flag) \(path) is the input file: writing it would destroy the input")
             }
-            if let other = named[..<index].first(where: { $0.1 == path }) {
+            // Two outputs in one file would clobber each other; /dev/null takes any number.
+            if let other = named[..<index].first(where: { $0.1 == path }), !isSpecialFile(path) {
                 throw .usage("\(flag) and \(other.0) both name \(path)")
             }
         }
     }
+}
+
+/// An existing file that is not a regular one (`/dev/null`, a FIFO, a terminal).
+private func isSpecialFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
 }
 
 /// The state of one run, from the opened input to the committed outputs.
@@ -125,12 +132,14 @@ private struct Run {
             } else {
                 try runCSV()
             }
+            try reportFile?.write(Array(report.json.utf8))
+            // Every output is complete on disk before any is renamed into place.
+            try output?.flush()
+            try quarantine?.flush()
+            try reportFile?.flush()
             try output?.commit()
             try quarantine?.commit()
-            if let reportFile {
-                try reportFile.write(Array(report.json.utf8))
-                try reportFile.commit()
-            }
+            try reportFile?.commit()
             return report
         } catch {
             output?.discard()
@@ -235,7 +244,7 @@ private struct Run {
             }
             if bytes.count > options.maximumRecordBytes {
                 throw .data(
-                    input.name, line: 1, "the header is longer than \(options.maximumRecordBytes >> 20) MiB")
+                    input.name, line: 1, "the header is longer than \(byteCount(options.maximumRecordBytes))")
             }
             let count = try block.withMutableBytes { buffer throws(MaskCleanError) in
                 try input.read(into: buffer)
@@ -248,7 +257,7 @@ private struct Run {
         let headerEnd = end ?? bytes.count
         guard headerEnd > skip else {
             throw .data(
-                input.name, line: nil, "empty file: no header line (a CSV input starts with its column names)"
+                input.name, line: 1, "empty file: no header line (a CSV input starts with its column names)"
             )
         }
         let headerBytes = Array(bytes[skip..<headerEnd])
@@ -281,6 +290,8 @@ private struct Run {
         var csvColumns: [String]?
         if isArray {
             (leftover, line) = try readArrayOpening()
+        } else {
+            leftover = try readPastByteOrderMark()
         }
         if !outputFormat.isJSON {
             (csvColumns, leftover) = try firstRecordKeys(leftover, isArray: isArray)
@@ -320,6 +331,20 @@ private struct Run {
         if outputFormat == .json { try output?.write(Array("\n]\n".utf8)) }
     }
 
+    /// The first bytes of an NDJSON input, without a UTF-8 byte-order mark.
+    func readPastByteOrderMark() throws(MaskCleanError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < 3 {
+            let count = try block.withMutableBytes { buffer throws(MaskCleanError) in
+                try input.read(into: buffer)
+            }
+            if count == 0 { break }
+            bytes += block[..<count]
+        }
+        return bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+    }
+
     /// Reads past the `[` that opens a JSON array of records; returns the bytes after it and
     /// the line they start on.
     func readArrayOpening() throws(MaskCleanError) -> ([UInt8], Int) {
@@ -346,7 +371,7 @@ private struct Run {
                 return (Array(bytes[(start + 1)...]), line)
             }
             if count == 0 {
-                throw .data(input.name, line: nil, "empty file: expected a JSON array of records")
+                throw .data(input.name, line: 1, "empty file: expected a JSON array of records")
             }
         }
     }
@@ -434,7 +459,7 @@ private struct Run {
             if let line = oversizedLine {
                 // The chunks before it are written; now pass the long record without holding it.
                 let reason =
-                    "record longer than \(reader.maximumRecordBytes >> 20) MiB (an unterminated quote?)"
+                    "record longer than \(byteCount(reader.maximumRecordBytes)) (an unterminated quote?)"
                 guard options.policy != .fail else { throw .data(input.name, line: line, reason) }
                 let quarantine = this.quarantine
                 try reader.skipOversizedRecord { (bytes: UnsafeBufferPointer<UInt8>) throws(MaskCleanError) in
