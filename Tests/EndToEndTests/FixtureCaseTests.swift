@@ -24,24 +24,19 @@ struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static let all: [FixtureCase] =
-        [load("demo", from: Maskclean.fixtures)].compactMap { $0 }
-        + ["cases", "bad"].flatMap { group in
-            let root = Maskclean.fixtures.appendingPathComponent(group)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-            return names.sorted().compactMap { load("\(group)/\($0)", from: Maskclean.fixtures) }
-        }
-
-    /// The case in folder `name` of `root`, if it has a `case.json`.
-    static func load(_ name: String, from root: URL) -> FixtureCase? {
-        let file = root.appendingPathComponent(name).appendingPathComponent("case.json")
-        guard let data = try? Data(contentsOf: file) else { return nil }
-        do {
-            var decoded = try JSONDecoder().decode(FixtureCase.self, from: data)
-            decoded.name = name
-            return decoded
-        } catch {
-            return FixtureCase(name: name, args: [], status: -1, loadError: "\(error)")
+    static let all: [FixtureCase] = ["cases", "bad"].flatMap { group in
+        let root = Maskclean.fixtures.appendingPathComponent(group)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.sorted().compactMap { name -> FixtureCase? in
+            let file = root.appendingPathComponent(name).appendingPathComponent("case.json")
+            guard let data = try? Data(contentsOf: file) else { return nil }
+            do {
+                var decoded = try JSONDecoder().decode(FixtureCase.self, from: data)
+                decoded.name = "\(group)/\(name)"
+                return decoded
+            } catch {
+                return FixtureCase(name: "\(group)/\(name)", args: [], status: -1, loadError: "\(error)")
+            }
         }
     }
 

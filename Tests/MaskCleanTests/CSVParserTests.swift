@@ -1,0 +1,149 @@
+import Testing
+
+@testable import MaskClean
+
+/// The libcsv wrapper: strict RFC 4180, nothing trimmed, fields collected byte for byte.
+@Suite("CSV parser (libcsv)")
+struct CSVParserTests {
+    /// The completed records' fields, as byte arrays.
+    func records(_ parser: CSVParser) -> [[[UInt8]]] {
+        var result: [[[UInt8]]] = []
+        var field = 0
+        for count in parser.completedRecords {
+            var record: [[UInt8]] = []
+            for index in field..<(field + count) {
+                let start = index == 0 ? 0 : parser.fieldEnds[index - 1]
+                record.append(Array(parser.arena[start..<parser.fieldEnds[index]]))
+            }
+            result.append(record)
+            field += count
+        }
+        return result
+    }
+
+    func feed(_ parser: CSVParser, _ text: String) -> Bool {
+        Array(text.utf8).withUnsafeBytes { parser.feed($0) }
+    }
+
+    func feed(_ parser: CSVParser, bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { parser.feed($0) }
+    }
+
+    /// Parses a whole input; the records as strings.
+    func parse(_ text: String, delimiter: Character = ",") -> [[String]]? {
+        let parser = CSVParser(delimiter: delimiter.asciiValue!)
+        guard feed(parser, text), parser.finish() else { return nil }
+        return records(parser).map { $0.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    @Test("padded fields are kept byte for byte")
+    func paddedFields() {
+        #expect(parse("1, (555) 123-4567 ,  x\t\n") == [["1", " (555) 123-4567 ", "  x\t"]])
+        #expect(parse(" \"q\" ,x\n") == nil, "a quote after a space is a stray quote in strict mode")
+        #expect(parse("\" padded \",x\n") == [[" padded ", "x"]])
+    }
+
+    @Test("empty fields and records")
+    func emptyFields() {
+        #expect(parse(",,\n") == [["", "", ""]])
+        #expect(parse("a,\"\",b\n") == [["a", "", "b"]])
+        #expect(parse("a\n\nb\n") == [["a"], ["b"]], "libcsv skips blank lines")
+    }
+
+    @Test("quoted fields hold delimiters, doubled quotes and line breaks")
+    func quotedFields() {
+        #expect(
+            parse("\"hello, world\",\"say \"\"hi\"\"\",\"multi\nline\",\"cr\r\nlf\"\n")
+                == [["hello, world", "say \"hi\"", "multi\nline", "cr\r\nlf"]])
+        #expect(parse("\"\"\"\"\n") == [["\""]])
+    }
+
+    @Test("CRLF and LF both end records, and the last record may lack a line break")
+    func lineEndings() {
+        #expect(parse("a,b\r\nc,d\r\n") == [["a", "b"], ["c", "d"]])
+        #expect(parse("a,b\nc,d") == [["a", "b"], ["c", "d"]])
+        #expect(parse("a,b\r\nc,\"d\"") == [["a", "b"], ["c", "d"]])
+    }
+
+    @Test("another delimiter")
+    func otherDelimiter() {
+        #expect(parse("a;b,c;\"d;e\"\n", delimiter: ";") == [["a", "b,c", "d;e"]])
+        #expect(parse("a\tb c\t\"d\te\"\n", delimiter: "\t") == [["a", "b c", "d\te"]])
+    }
+
+    @Test("invalid UTF-8 and other bytes pass through the parser untouched")
+    func rawBytes() {
+        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        #expect(feed(parser, bytes: [0x61, 0xFF, 0x2C, 0xC3, 0x28, 0x0A]))
+        #expect(records(parser) == [[[0x61, 0xFF], [0xC3, 0x28]]])
+    }
+
+    @Test("strict mode: a quote inside an unquoted field is an error")
+    func strayQuote() {
+        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        #expect(!feed(parser, "1,55\"5,x\n"))
+        #expect(
+            parser.errorDescription
+                == "stray quote inside an unquoted field (quote the whole field and double the quote)")
+    }
+
+    @Test("strict mode: a character after a closing quote is an error")
+    func characterAfterClosingQuote() {
+        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        #expect(!feed(parser, "1,\"a\"b,x\n"))
+        #expect(
+            parser.errorDescription
+                == "unexpected character after a closing quote (a quote inside a quoted field must be doubled)"
+        )
+    }
+
+    @Test("strict finish: an unterminated quoted field fails at the end")
+    func unterminatedQuote() {
+        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        #expect(feed(parser, "1,\"555,1\n2,x\n"))
+        #expect(!parser.isBetweenRecords)
+        #expect(!parser.finish())
+    }
+
+    @Test("isBetweenRecords tells whether the lines fed so far end a record")
+    func betweenRecords() {
+        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        #expect(parser.isBetweenRecords)
+        #expect(feed(parser, "id,note\n"))
+        #expect(parser.isBetweenRecords)
+        #expect(feed(parser, "1,\"multi\n"))
+        #expect(!parser.isBetweenRecords)
+        #expect(feed(parser, "line, still\n"))
+        #expect(!parser.isBetweenRecords)
+        #expect(feed(parser, "end\"\n"))
+        #expect(parser.isBetweenRecords)
+        #expect(feed(parser, "2,x"))
+        #expect(!parser.isBetweenRecords, "a record without its line break is still open")
+        #expect(parser.finish())
+        #expect(
+            records(parser).map { $0.map { String(decoding: $0, as: UTF8.self) } }
+                == [["id", "note"], ["1", "multi\nline, still\nend"], ["2", "x"]])
+    }
+
+    @Test("dropCompleted keeps the fields of the record still open")
+    func dropCompleted() {
+        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        #expect(feed(parser, "a,b\nc,\"d"))
+        #expect(parser.completedRecords == [2])
+        parser.dropCompleted()
+        #expect(parser.completedRecords.isEmpty)
+        #expect(parser.fieldEnds == [1], "the open record's first field, c, is kept")
+        #expect(feed(parser, "\ne\"\n"))
+        #expect(records(parser).map { $0.map { String(decoding: $0, as: UTF8.self) } } == [["c", "d\ne"]])
+    }
+
+    @Test("reset starts over as on a fresh input")
+    func reset() {
+        let parser = CSVParser(delimiter: UInt8(ascii: ";"))
+        #expect(!feed(parser, "a\"b;c\n"))
+        parser.reset()
+        #expect(parser.isBetweenRecords)
+        #expect(feed(parser, "x;\"y;z\"\n"))
+        #expect(records(parser).map { $0.map { String(decoding: $0, as: UTF8.self) } } == [["x", "y;z"]])
+    }
+}

@@ -1,0 +1,366 @@
+import Foundation
+import Testing
+
+@testable import MaskClean
+
+/// The whole pipeline in-process, with tiny chunks: every bad record must be named by the line it
+/// begins on, quarantined byte for byte and counted, however the input is cut and however many
+/// workers run.
+@Suite("Pipeline: bad records across chunks")
+struct PipelineTests {
+    static let spec = #"""
+        {"columns": [{"name": "phone", "format": "+1 ([000]) [000]-[0000]", "affineFormats": ["[000]-[0000]"]}]}
+        """#
+
+    static let chunkSizes = [1, 7, 64, 1 << 20]
+
+    /// An input built record by record, knowing the line each begins on.
+    struct Input {
+        var bytes: [UInt8]
+        var line: Int
+        var good: [[UInt8]] = []
+        var bad: [(line: Int, reason: String, bytes: [UInt8])] = []
+        var records = 0
+
+        init(header: String) {
+            bytes = Array(header.utf8)
+            line = 1 + bytes.count { $0 == 0x0A }
+        }
+
+        mutating func add(_ record: [UInt8], bad reason: String? = nil) {
+            if let reason {
+                bad.append((line, reason, record))
+            } else {
+                good.append(record)
+            }
+            records += 1
+            bytes += record
+            line += record.count { $0 == 0x0A }
+        }
+
+        mutating func add(_ record: String, bad reason: String? = nil) {
+            add(Array(record.utf8), bad: reason)
+        }
+
+        var quarantine: [UInt8] { bad.flatMap(\.bytes) }
+    }
+
+    static let stray = "stray quote inside an unquoted field (quote the whole field and double the quote)"
+    static let afterQuote =
+        "unexpected character after a closing quote (a quote inside a quoted field must be doubled)"
+
+    /// A CSV export with every kind of bad record among good ones with quoted line breaks.
+    static func csvInput(unterminatedAtEnd: Bool) -> Input {
+        var input = Input(header: "id,phone,note\n")
+        for row in 1...60 {
+            switch row % 12 {
+            case 1: input.add("\(row),5551234567,\"multi\nline, \"\"quoted\"\"\"\n")
+            case 2: input.add("\(row),55\"5,x\n", bad: stray)
+            case 3: input.add("\(row),\" (555) 123-4567 \",plain\n")
+            case 4: input.add("\(row),\"555\"1,y\n", bad: afterQuote)
+            case 5: input.add("\(row),555\n", bad: "expected 3 fields as in the header, found 2")
+            case 6:
+                input.add("\(row),\"555\n1234\",a,b\n", bad: "expected 3 fields as in the header, found 4")
+            case 7:
+                input.add(
+                    [UInt8]("\(row),555".utf8) + [0xFF] + Array("1234,x\n".utf8),
+                    bad: "invalid UTF-8 in column \"phone\"")
+            case 8:
+                input.add(
+                    [UInt8]("\(row),555".utf8) + [0x00] + Array("1234,x\n".utf8), bad: "NUL byte in the data")
+            case 9:
+                // Invalid UTF-8 in a cell that is not masked: kept byte for byte.
+                input.add([UInt8]("\(row),555-1234,caf".utf8) + [0xE9] + Array("\n".utf8))
+            case 10: input.add("\(row),,\"\n\"\n")
+            case 11: input.add("\(row),555123456789,\"a\r\nb\"\r\n")
+            default: input.add("\(row),12,\"\"\n")
+            }
+        }
+        if unterminatedAtEnd {
+            input.add("61,\"555,x\n62,5551234567,y\n", bad: "unterminated quoted field")
+        }
+        return input
+    }
+
+    // MARK: Failing
+
+    @Test("CSV: the first bad record stops the run, named by the line it begins on", arguments: chunkSizes)
+    func csvFails(chunkSize: Int) throws {
+        let full = Self.csvInput(unterminatedAtEnd: true)
+        for bad in full.bad {
+            // A good record over two lines, the bad one, and a good one after it.
+            var input = Input(header: "id,phone,note\n")
+            input.add("1,5551234567,\"a\nb\"\n")
+            input.add(bad.bytes, bad: bad.reason)
+            if bad.reason != "unterminated quoted field" { input.add("3,5551234567,ok\n") }
+            let folder = try TemporaryFolder()
+            try folder.write("data.csv", input.bytes)
+            let outcome = try runPipeline(
+                spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", report: "report.json",
+                chunkSize: chunkSize)
+            #expect(input.bad[0].line == 4)
+            let expected = "\(folder.path("data.csv")):4: \(bad.reason)"
+            #expect(outcome.error?.message == expected, "chunk size \(chunkSize)")
+            #expect(outcome.error?.status == .dataError)
+            #expect(folder.files == ["data.csv"], "a failed run leaves nothing")
+        }
+    }
+
+    @Test("CSV: a bad record deep in a long file is named by its own line", arguments: chunkSizes)
+    func csvFailsDeep(chunkSize: Int) throws {
+        var input = Input(header: "id,phone,note\n")
+        for row in 1...200 { input.add("\(row),5551234567,\"line \(row)\nand more\"\n") }
+        input.add("201,555\"1,x\n", bad: Self.stray)
+        for row in 202...220 { input.add("\(row),5551234567,x\n") }
+        let folder = try TemporaryFolder()
+        try folder.write("data.csv", input.bytes)
+        let outcome = try runPipeline(
+            spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", jobs: 3, chunkSize: chunkSize
+        )
+        #expect(outcome.error?.message == "\(folder.path("data.csv")):402: \(Self.stray)")
+        #expect(folder.files == ["data.csv"])
+    }
+
+    // MARK: Keeping going
+
+    @Test(
+        "CSV quarantine: bad records byte for byte, lines and reasons reported, counts balance",
+        arguments: chunkSizes, [1, 3])
+    func csvQuarantine(chunkSize: Int, jobs: Int) throws {
+        let input = Self.csvInput(unterminatedAtEnd: true)
+        let folder = try TemporaryFolder()
+        try folder.write("data.csv", input.bytes)
+        let outcome = try runPipeline(
+            spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", report: "report.json",
+            policy: .quarantine, quarantine: "bad.csv", jobs: jobs, chunkSize: chunkSize)
+        let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+        #expect(try folder.read("bad.csv") == input.quarantine)
+        #expect(report.rows == input.records)
+        #expect(report.rejectedCount == input.bad.count)
+        // Ten samples are kept: the first ten bad records, in input order.
+        #expect(report.rejected?.map(\.line) == input.bad.prefix(10).map(\.line))
+        #expect(report.rejected?.map(\.reason) == input.bad.prefix(10).map(\.reason))
+        let written = report.columns[0].stats.cells
+        #expect(written == input.good.count)
+        #expect(report.rows == written + report.rejectedCount)
+        // The output holds the good records, as they were, each with its added cells.
+        let output = try folder.read("clean.csv")
+        let outputText = String(decoding: output, as: UTF8.self)
+        #expect(outputText.hasPrefix("id,phone,note,phone_formatted,phone_extracted,phone_status\n"))
+        var searchFrom = output.startIndex
+        for record in input.good {
+            // Each good record's cells start a record of the output, in order.
+            let start = record.prefix { $0 != UInt8(ascii: ",") }
+            guard let found = output[searchFrom...].firstRange(of: [0x0A] + start + [UInt8(ascii: ",")])
+            else {
+                Issue.record("record \(String(decoding: start, as: UTF8.self)) is missing or out of order")
+                break
+            }
+            searchFrom = found.upperBound
+        }
+        #expect(output.contains(0xE9), "an unmasked cell with invalid UTF-8 is kept byte for byte")
+        // Every chunk size and job count gives the same bytes.
+        let reference = try TemporaryFolder()
+        try reference.write("data.csv", input.bytes)
+        _ = try runPipeline(
+            spec: Self.spec, input: "data.csv", in: reference, output: "clean.csv", report: "report.json",
+            policy: .quarantine, quarantine: "bad.csv")
+        #expect(output == (try reference.read("clean.csv")))
+        #expect(try folder.text("report.json") == (try reference.text("report.json")))
+    }
+
+    @Test("CSV skip: the same records left out, no quarantine file", arguments: [1, 64])
+    func csvSkip(chunkSize: Int) throws {
+        let input = Self.csvInput(unterminatedAtEnd: false)
+        let folder = try TemporaryFolder()
+        try folder.write("data.csv", input.bytes)
+        let outcome = try runPipeline(
+            spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", policy: .skip,
+            quarantine: "bad.csv", chunkSize: chunkSize)
+        let report = try #require(outcome.report)
+        #expect(report.rejectedCount == input.bad.count)
+        #expect(report.rows == input.records)
+        #expect(folder.files == ["clean.csv", "data.csv"], "skip writes no quarantine file")
+    }
+
+    // MARK: JSON
+
+    static let notJSON = "invalid JSON: unexpected end of input, expected ',' or '}'"
+
+    static func ndjsonInput() -> Input {
+        var input = Input(header: "")
+        for row in 1...40 {
+            switch row % 8 {
+            case 1:
+                input.add("{\"id\": \(row), \"phone\": \"5551234567\", \"big\": 12345678901234567890123}\n")
+            case 2: input.add("{\"id\": \(row), \"phone\": \"555\"\n", bad: notJSON)
+            case 3: input.add("\n")  // a blank line is no record
+            case 4: input.add("[\(row)]\n", bad: "the record is not an object (found an array)")
+            case 5:
+                input.add(
+                    "{\"id\": \(row), \"phone\": {\"n\": 1}}\n",
+                    bad: "key \"phone\" holds an object; expected a string, a number or null")
+            case 6:
+                input.add(
+                    "{\"id\": \(row), \"phone\": true}\r\n",
+                    bad: "key \"phone\" holds a boolean; expected a string, a number or null")
+            case 7: input.add("{\"id\": \(row), \"phone\": 5551234567, \"amount\": 0.10, \"x\": 1e400}\n")
+            default:
+                input.add(
+                    "{\"id\": \(row), \"phone\": [\"555\"]}\n",
+                    bad: "key \"phone\" holds an array; expected a string, a number or null")
+            }
+        }
+        return input
+    }
+
+    @Test("NDJSON quarantine: lines, reasons and bytes exact for any chunk size", arguments: chunkSizes)
+    func ndjsonQuarantine(chunkSize: Int) throws {
+        let input = Self.ndjsonInput()
+        let folder = try TemporaryFolder()
+        try folder.write("data.ndjson", input.bytes)
+        let outcome = try runPipeline(
+            spec: Self.spec, input: "data.ndjson", in: folder, output: "clean.ndjson", report: "report.json",
+            policy: .quarantine, quarantine: "bad.ndjson", jobs: 2, chunkSize: chunkSize)
+        let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+        // Blank lines are not records.
+        let blank = input.good.filter { $0 == [0x0A] }.count
+        #expect(report.rows == input.records - blank)
+        #expect(report.rejectedCount == input.bad.count)
+        #expect(report.rejected?.map(\.line) == input.bad.prefix(10).map(\.line))
+        #expect(report.rejected?.map(\.reason) == input.bad.prefix(10).map(\.reason))
+        #expect(try folder.read("bad.ndjson") == input.quarantine)
+        let lines = try folder.text("clean.ndjson").split(separator: "\n")
+        #expect(lines.count == input.good.count - blank)
+        #expect(report.rows == lines.count + report.rejectedCount)
+        #expect(
+            lines.allSatisfy { $0.contains("12345678901234567890123") || $0.contains("0.10, \"x\": 1e400") })
+    }
+
+    @Test("NDJSON: the first bad line stops the run, named by its line", arguments: chunkSizes)
+    func ndjsonFails(chunkSize: Int) throws {
+        let input = Self.ndjsonInput()
+        let folder = try TemporaryFolder()
+        try folder.write("data.ndjson", input.bytes)
+        let outcome = try runPipeline(
+            spec: Self.spec, input: "data.ndjson", in: folder, output: "clean.ndjson", chunkSize: chunkSize)
+        #expect(outcome.error?.message == "\(folder.path("data.ndjson")):2: \(Self.notJSON)")
+        #expect(folder.files == ["data.ndjson"])
+    }
+
+    @Test("JSON array quarantine: each element named by the line it begins on", arguments: chunkSizes)
+    func arrayQuarantine(chunkSize: Int) throws {
+        var text = "[\n"
+        var expectedLines: [Int] = []
+        var line = 2
+        for row in 1...30 {
+            let element: String
+            switch row % 5 {
+            case 0:
+                element = "  [\(row)]"
+                expectedLines.append(line)
+            case 1:
+                element = "  {\"id\": \(row),\n   \"phone\": false}"
+                expectedLines.append(line)
+            default: element = "  {\"id\": \(row),\n   \"phone\": \"555-\(1000 + row)\", \"s\": \"a,]}\"}"
+            }
+            text += element + (row == 30 ? "\n]\n" : ",\n")
+            line += element.count { $0 == "\n" } + 1
+        }
+        let folder = try TemporaryFolder()
+        try folder.write("data.json", text)
+        let outcome = try runPipeline(
+            spec: Self.spec, input: "data.json", in: folder, output: "clean.json", policy: .skip, jobs: 2,
+            chunkSize: chunkSize)
+        let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+        #expect(report.rows == 30)
+        #expect(report.rejectedCount == 12)
+        #expect(report.rejected?.map(\.line) == Array(expectedLines.prefix(10)))
+        let clean = try folder.text("clean.json")
+        let parsed = try JSONSerialization.jsonObject(with: Data(clean.utf8)) as? [[String: Any]]
+        #expect(parsed?.count == 18)
+        #expect(parsed?.first?["phone_formatted"] as? String == "555-1002")
+    }
+
+    // MARK: Order and parallelism
+
+    @Test("any chunk size and job count give byte-identical output and report")
+    func deterministic() throws {
+        var text = "id,phone,note\n"
+        for row in 1...400 {
+            let phone = ["5551234567", "555123456789", "555", "", "(555) 123-4567", "555-1234"][row % 6]
+            text += "\(row),\(phone),\"row \(row)\nsecond line, \"\"quoted\"\"\"\n"
+        }
+        let folder = try TemporaryFolder()
+        try folder.write("data.csv", text)
+        var outputs: Set<[UInt8]> = []
+        var reports: Set<String> = []
+        for (chunkSize, jobs) in [(1 << 20, 1), (1, 1), (16, 4), (100, 3), (999, 8)] {
+            let outcome = try runPipeline(
+                spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", report: "report.json",
+                jobs: jobs, chunkSize: chunkSize)
+            #expect(outcome.report != nil)
+            outputs.insert(try folder.read("clean.csv"))
+            reports.insert(try folder.text("report.json"))
+        }
+        #expect(outputs.count == 1)
+        #expect(reports.count == 1)
+        let report = try #require(reports.first)
+        // Lossy cells are rows 1, 7, 13…; samples are the first five, in row order.
+        #expect(report.contains(#"{"row": 1, "value": "555123456789"}"#))
+        #expect(report.contains(#"{"row": 25, "value": "555123456789"}"#))
+        #expect(!report.contains(#"{"row": 31, "value": "555123456789"}"#))
+        #expect(report.contains(#"{"row": 2, "value": "555"}"#))
+        #expect(report.contains(#""rows": 400,"#))
+    }
+}
+
+@Suite("Pipeline: oversized records")
+struct OversizedRecordTests {
+    static let spec = PipelineTests.spec
+
+    /// Good records, then a long one beginning on line `longLine`, then more.
+    static func input(before: Int, longBytes: Int = 300) -> (text: String, longLine: Int) {
+        var text = "id,phone,note\n"
+        for row in 1...before { text += "\(row),5551234567,\"a\nb\"\n" }
+        let longLine = 2 + before * 2
+        text += "\(before + 1),5551234567,\"" + String(repeating: "x", count: longBytes) + "\"\n"
+        text += "\(before + 2),5551234567,after\n"
+        return (text, longLine)
+    }
+
+    @Test(
+        "an oversized record stops the run, named by its line, in a chunk or past the reader",
+        arguments: [10, 5000])
+    func fails(before: Int) throws {
+        // 10 records: the whole file comes with the header's first block, and the long record is
+        // found inside a chunk; 5000: past the first 64 KiB, the reader finds it.
+        let (text, longLine) = Self.input(before: before)
+        let folder = try TemporaryFolder()
+        try folder.write("data.csv", text)
+        let outcome = try runPipeline(
+            spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", report: "report.json",
+            chunkSize: 4096, maximumRecordBytes: 128)
+        let message = try #require(outcome.error?.message)
+        #expect(
+            message.hasPrefix("\(folder.path("data.csv")):\(longLine): record longer than "), "\(message)")
+        #expect(outcome.error?.status == .dataError)
+        #expect(folder.files == ["data.csv"])
+    }
+
+    /// (As with the defaults, 1 MiB chunks and 32 MiB records, the chunk size is below the maximum.)
+    @Test("an oversized NDJSON line stops the run, named by its line")
+    func ndjsonFails() throws {
+        var text = ""
+        for row in 1...5000 { text += "{\"id\": \(row), \"phone\": \"5551234567\"}\n" }
+        text += "{\"id\": 5001, \"note\": \"" + String(repeating: "x", count: 500) + "\"}\n{\"id\": 5002}\n"
+        let folder = try TemporaryFolder()
+        try folder.write("data.ndjson", text)
+        let outcome = try runPipeline(
+            spec: Self.spec, input: "data.ndjson", in: folder, output: "clean.ndjson", chunkSize: 64,
+            maximumRecordBytes: 128)
+        let message = try #require(outcome.error?.message)
+        #expect(message.hasPrefix("\(folder.path("data.ndjson")):5001: record longer than "), "\(message)")
+        #expect(folder.files == ["data.ndjson"])
+    }
+}

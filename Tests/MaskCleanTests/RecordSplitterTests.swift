@@ -1,0 +1,173 @@
+import Testing
+
+@testable import MaskClean
+
+/// The splitters decide where chunks may be cut: a boundary inside a record would split it in two.
+@Suite("Record splitters")
+struct RecordSplitterTests {
+    /// Every record boundary (offset just after it) and the line feeds before it, found by
+    /// scanning `bytes` in pieces of `piece` bytes (0: at once).
+    func boundaries<Splitter: RecordSplitter>(
+        _ splitter: Splitter, _ bytes: [UInt8], piece: Int = 0
+    ) -> (boundaries: [Int], lineFeeds: Int) {
+        var splitter = splitter
+        var found: [Int] = []
+        var lineFeeds = 0
+        var start = 0
+        let step = piece == 0 ? max(bytes.count, 1) : piece
+        bytes.withUnsafeBufferPointer { all in
+            while start < bytes.count {
+                let end = min(start + step, bytes.count)
+                let scan = splitter.scan(UnsafeBufferPointer(rebasing: all[start..<end]))
+                if let boundary = scan.boundary {
+                    found.append(start + boundary)
+                    // The line feeds before the boundary are those of the whole input up to it.
+                    let expected = bytes[..<(start + boundary)].count { $0 == 0x0A }
+                    #expect(lineFeeds + scan.lineFeedsBeforeBoundary == expected)
+                }
+                lineFeeds += scan.lineFeeds
+                start = end
+            }
+        }
+        return (found, lineFeeds)
+    }
+
+    /// All boundaries, one byte at a time: the splitter keeps its state across calls.
+    func allBoundaries<Splitter: RecordSplitter>(_ splitter: Splitter, _ text: String) -> [Int] {
+        boundaries(splitter, Array(text.utf8), piece: 1).boundaries
+    }
+
+    /// Offsets just after each line feed of `text` that ends a record.
+    func offsets(after text: String, lines: [Int]) -> [Int] {
+        let bytes = Array(text.utf8)
+        let feeds = bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+        return lines.map { feeds[$0] }
+    }
+
+    // MARK: CSV
+
+    @Test("CSV: a record ends at a line feed outside quotes")
+    func csvBoundaries() {
+        let text = "id,note\n1,\"multi\nline\"\n2,\"a,\"\"b\"\"\nc\"\n3,x\n"
+        // Line feeds 0, 2, 4 and 5 end records; 1 and 3 are inside quotes.
+        #expect(
+            allBoundaries(CSVSplitter(delimiter: UInt8(ascii: ",")), text)
+                == offsets(after: text, lines: [0, 2, 4, 5]))
+        #expect(boundaries(CSVSplitter(delimiter: UInt8(ascii: ",")), Array(text.utf8)).lineFeeds == 6)
+    }
+
+    @Test("CSV: one scan reports the last boundary in what it saw")
+    func csvLastBoundary() {
+        let text = "a\nb\n\"c\nd"
+        let scan = boundaries(CSVSplitter(delimiter: UInt8(ascii: ",")), Array(text.utf8))
+        #expect(scan.boundaries == [4])
+        #expect(scan.lineFeeds == 3)
+    }
+
+    @Test("CSV: doubled quotes keep the field open; a quoted empty field closes")
+    func csvDoubledQuotes() {
+        let text = "\"\"\"\"\n\"\"\n\"a\"\"\nb\"\n"
+        #expect(
+            allBoundaries(CSVSplitter(delimiter: UInt8(ascii: ",")), text)
+                == offsets(after: text, lines: [0, 1, 3]))
+    }
+
+    @Test("CSV: CRLF line endings, and a quote opens a field only at its start")
+    func csvCRLFAndStrayQuotes() {
+        let text = "a,b\r\n1,\"x\r\ny\"\r\n2,5\"5\r\n3,\"q\"\r\n"
+        #expect(
+            allBoundaries(CSVSplitter(delimiter: UInt8(ascii: ",")), text)
+                == offsets(after: text, lines: [0, 2, 3, 4]))
+    }
+
+    @Test("CSV: the delimiter decides where a field starts")
+    func csvDelimiter() {
+        let text = "a;\"b\nc\";d\n1,\"2\n"
+        // With `;` the quote after `,` is inside an unquoted field: the last line feed ends a record.
+        #expect(
+            allBoundaries(CSVSplitter(delimiter: UInt8(ascii: ";")), text)
+                == offsets(after: text, lines: [1, 2]))
+        let tabs = "a\t\"b\nc\"\td\n"
+        #expect(allBoundaries(CSVSplitter(delimiter: 0x09), tabs) == offsets(after: tabs, lines: [1]))
+    }
+
+    @Test("CSV: boundaries are the same however the input is cut")
+    func csvPieces() {
+        var text = "id,phone,note\n"
+        var whole = [text.utf8.count]
+        for row in 0..<40 {
+            text += "\(row),\"555 \(row)\",\"say \"\"\(row)\"\"\nand,more\"\n"
+            whole.append(text.utf8.count)
+        }
+        let bytes = Array(text.utf8)
+        for piece in [1, 2, 3, 7, 16, 64, 1000] {
+            var splitter = CSVSplitter(delimiter: UInt8(ascii: ","))
+            var found: [Int] = []
+            var start = 0
+            bytes.withUnsafeBufferPointer { all in
+                while start < bytes.count {
+                    let end = min(start + piece, bytes.count)
+                    if let boundary = splitter.scan(UnsafeBufferPointer(rebasing: all[start..<end])).boundary
+                    {
+                        found.append(start + boundary)
+                    }
+                    start = end
+                }
+            }
+            // Coarse pieces see only the last boundary in each piece; each found one is real,
+            // and the last one is the end.
+            #expect(Set(found).isSubset(of: Set(whole)), "piece \(piece)")
+            #expect(found.last == bytes.count, "piece \(piece)")
+            if piece == 1 { #expect(found == whole) }
+        }
+    }
+
+    // MARK: NDJSON
+
+    @Test("NDJSON: every line feed ends a record")
+    func lines() {
+        let text = "{\"a\":1}\n\n{\"b\":\"x\\ny\"}\r\n{\"c\":3}"
+        #expect(allBoundaries(LineSplitter(), text) == offsets(after: text, lines: [0, 1, 2]))
+        let scan = boundaries(LineSplitter(), Array(text.utf8))
+        #expect(scan.boundaries == [offsets(after: text, lines: [2])[0]])
+        #expect(scan.lineFeeds == 3)
+    }
+
+    // MARK: JSON arrays
+
+    @Test("JSON array: a record ends at a comma between elements")
+    func arrayBoundaries() {
+        // The reader strips the opening `[`.
+        let text = "\n{\"a\":\"x,y\",\"b\":[1,2]},\n{\"c\":{\"d\":\",\"}},\n{\"e\":\"q\\\",\"}\n]\n"
+        let bytes = Array(text.utf8)
+        let commas = bytes.indices.filter { index in
+            bytes[index] == UInt8(ascii: ",") && index + 1 < bytes.count && bytes[index + 1] == 0x0A
+        }.map { $0 + 1 }
+        #expect(commas.count == 2)
+        #expect(allBoundaries(JSONArraySplitter(), text) == commas)
+        #expect(boundaries(JSONArraySplitter(), bytes).lineFeeds == 5)
+    }
+
+    @Test("JSON array: an escape split across two scans is still an escape")
+    func arrayEscapeAcrossScans() {
+        let text = #"{"a":"\\"},{"b":"\","},{"c":1}"#
+        let bytes = Array(text.utf8)
+        // `"\\"` ends its string; `"\","` does not end at the escaped quote.
+        let expected = [11, 23]
+        #expect(allBoundaries(JSONArraySplitter(), text) == expected)
+        for cut in 1..<bytes.count {
+            var splitter = JSONArraySplitter()
+            var found: [Int] = []
+            bytes.withUnsafeBufferPointer { all in
+                if let b = splitter.scan(UnsafeBufferPointer(rebasing: all[..<cut])).boundary {
+                    found.append(b)
+                }
+                if let b = splitter.scan(UnsafeBufferPointer(rebasing: all[cut...])).boundary {
+                    found.append(cut + b)
+                }
+            }
+            #expect(found.last == 23, "cut at \(cut)")
+            #expect(Set(found).isSubset(of: Set(expected)), "cut at \(cut)")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import MaskClean
+
+/// A fresh temporary folder for one test, removed afterwards.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "maskclean-unit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        try Data(bytes).write(to: url.appendingPathComponent(name))
+        return path(name)
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        try write(name, Array(text.utf8))
+    }
+
+    func read(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: url.appendingPathComponent(name)))
+    }
+
+    func text(_ name: String) throws -> String {
+        String(decoding: try read(name), as: UTF8.self)
+    }
+
+    /// Every file in the folder, temporaries included.
+    var files: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+}
+
+/// Calls `body` with the bytes of `text`.
+func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    -> Result
+{
+    try Array(text.utf8).withUnsafeBufferPointer(body)
+}
+
+/// Parses a spec given as JSON text.
+func loadSpec(_ json: String, file: String = "spec.json") throws -> Spec {
+    do {
+        return try SpecLoader.parse(Array(json.utf8), file: file)
+    } catch {
+        throw SpecTestError(message: error.message)
+    }
+}
+
+struct SpecTestError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// The message a spec gives, or nil when it loads. Every spec error exits 78.
+func specError(_ json: String, file: String = "spec.json") -> String? {
+    do {
+        _ = try SpecLoader.parse(Array(json.utf8), file: file)
+        return nil
+    } catch {
+        #expect(error.status == .config, "a spec error exits 78: \(error.message)")
+        return error.message
+    }
+}
+
+/// The outcome of `Runner.run` on files in a folder: the report, or the error.
+enum RunOutcome {
+    case finished(Report)
+    case failed(MaskCleanError)
+
+    var report: Report? {
+        if case .finished(let report) = self { return report }
+        return nil
+    }
+
+    var error: MaskCleanError? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+}
+
+/// Runs the pipeline in-process, with chunk sizes far smaller than the default so that every
+/// record boundary case meets a chunk boundary.
+func runPipeline(
+    spec: String, input: String, in folder: TemporaryFolder, output: String? = "out",
+    report: String? = nil, policy: ErrorPolicy = .fail, quarantine: String? = nil, jobs: Int = 1,
+    chunkSize: Int = 1 << 20, maximumRecordBytes: Int = 32 << 20, outputFormat: RecordFormat? = nil,
+    escapeFormulas: Bool = false, delimiter: UInt8? = nil
+) throws -> RunOutcome {
+    let spec = try loadSpec(spec)
+    var options = RunOptions(
+        input: folder.path(input), output: output.map(folder.path), report: report.map(folder.path),
+        jobs: jobs)
+    options.policy = policy
+    options.quarantine = quarantine.map(folder.path)
+    options.chunkSize = chunkSize
+    options.maximumRecordBytes = maximumRecordBytes
+    options.outputFormat = outputFormat
+    options.escapeFormulas = escapeFormulas
+    options.delimiter = delimiter
+    do {
+        return .finished(try Runner.run(spec, options))
+    } catch {
+        return .failed(error)
+    }
+}
