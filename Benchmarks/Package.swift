@@ -8,7 +8,7 @@ let package = Package(
     name: "maskclean-benchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "maskclean", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -16,7 +16,7 @@ let package = Package(
             name: "MaskEngineBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "MaskEngine", package: "main"),
+                .product(name: "MaskEngine", package: "maskclean"),
             ],
             path: "Benchmarks/MaskEngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
