@@ -12,6 +12,8 @@ PREFIX      ?= /usr/local
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
+
 .PHONY: all deps build run test lint format bench fuzz sanitize install clean
 
 all: build
@@ -44,15 +46,41 @@ test: deps
 	$(SWIFT) test
 	$(MAKE) lint
 
+SWIFT_SOURCES = Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Targets
+
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Benchmarks
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Benchmarks
+	$(SWIFT) format --in-place --recursive $(SWIFT_SOURCES)
 
 bench: build
 	python3 bench/run.py --maskclean $(MASKCLEAN)
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
+
+# libFuzzer, each target for FUZZ_SECONDS (default 60): new inputs go to .build-fuzz/corpus,
+# crashes to fuzz-artifacts/. Fuzz/Corpus holds the seeds.
+fuzz: deps
+	cd Fuzz && $(SWIFT) build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
+		-Xswiftc -parse-as-library --scratch-path ../.build-fuzz
+	@mkdir -p fuzz-artifacts
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p .build-fuzz/corpus/$$target; \
+		echo "== $$target, $(FUZZ_SECONDS) s"; \
+		.build-fuzz/debug/$$target .build-fuzz/corpus/$$target Fuzz/Corpus/$$target \
+			-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -timeout=10 \
+			-artifact_prefix=fuzz-artifacts/$$target- 2>&1 \
+			| grep -E "stat::number_of_executed_units|ERROR|SUMMARY|Precondition|Fatal" ; \
+		if ls fuzz-artifacts/$$target-* >/dev/null 2>&1; then echo "$$target: finding in fuzz-artifacts/"; exit 1; fi; \
+	done
+
+# The whole test suite under ThreadSanitizer, then AddressSanitizer (the binary the end-to-end
+# tests run is built with the same sanitizer).
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -213,4 +213,29 @@ struct FailureHandlingTests {
         #expect(lines.count == 2, "\(outcome.stdoutText)")
         #expect(lines.first?.hasPrefix(#"{"value": "5551234567", "formatted": "+1 (555) 123-4567""#) == true)
     }
+
+    /// /dev/null and other special files take any number of outputs at once: the check that two
+    /// outputs do not name one file is for files that would clobber each other. (Found by fuzzing.)
+    @Test("/dev/null can be the output, the report and the quarantine at once")
+    func devNullForEveryOutput() throws {
+        let scratch = try Scratch()
+        _ = try scratch.write("spec.json", ExitStatusTests.spec)
+        _ = try scratch.write("data.csv", ExitStatusTests.goodCSV)
+        let outcome = try Maskclean.run(
+            [
+                "run", "spec.json", "data.csv", "-o", "/dev/null", "--report", "/dev/null", "--quarantine",
+                "/dev/null",
+            ],
+            in: scratch.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let twice = try Maskclean.run(
+            [
+                "run", "spec.json", "data.csv", "-o", scratch.path("same.csv"), "--report",
+                scratch.path("same.csv"),
+            ],
+            in: scratch.url)
+        #expect(twice.status == 64)
+        #expect(twice.stderr.contains("--report and -o both name"))
+    }
+
 }
