@@ -1,9 +1,29 @@
 extension Program {
-    /// Applies the program to the UTF-8 bytes of a value (see `Mask.apply(utf8:...)`).
+    /// Applies the program to the UTF-8 bytes of a value (see `Mask.apply(utf8:...)`), with the
+    /// walking rules of the language it was compiled from.
     func run(
         _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
         formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
         dropped: UnsafeMutablePointer<UInt8>?, inputIsPlainASCII: Bool? = nil
+    ) -> ApplyCounts {
+        switch dialect {
+        case .inputMask:
+            return run(
+                input, InputMaskRules.self, autocomplete, formatted, extracted, dropped, inputIsPlainASCII)
+        case .akmask:
+            return run(
+                input, AKMaskRules.self, autocomplete, formatted, extracted, dropped, inputIsPlainASCII)
+        case .maskara:
+            return run(
+                input, MaskaraRules.self, autocomplete, formatted, extracted, dropped, inputIsPlainASCII)
+        }
+    }
+
+    @inline(__always)
+    private func run<Rules: WalkRules>(
+        _ input: UnsafeBufferPointer<UInt8>, _ rules: Rules.Type, _ autocomplete: Bool,
+        _ formatted: UnsafeMutablePointer<UInt8>, _ extracted: UnsafeMutablePointer<UInt8>,
+        _ dropped: UnsafeMutablePointer<UInt8>?, _ inputIsPlainASCII: Bool?
     ) -> ApplyCounts {
         steps.withUnsafeBufferPointer { steps in
             var formattedCursor = ByteCursor(formatted)
@@ -17,12 +37,12 @@ extension Program {
             if plain && !rightToLeft {
                 var source = ForwardASCII(input)
                 counts = walk(
-                    &source, self, steps, autocomplete: autocomplete, reverseLiterals: false,
+                    &source, self, steps, rules: rules, autocomplete: autocomplete, reverseLiterals: false,
                     formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
             } else if plain {
                 var source = BackwardASCII(input)
                 counts = walk(
-                    &source, self, steps, autocomplete: autocomplete, reverseLiterals: true,
+                    &source, self, steps, rules: rules, autocomplete: autocomplete, reverseLiterals: true,
                     formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
                 formatted.reverseBytes(count: formattedCursor.count)
                 extracted.reverseBytes(count: extractedCursor.count)
@@ -33,7 +53,7 @@ extension Program {
                 // reverses what it wrote the same way; characters may merge or split in between.
                 var source = ClusterInput(rightToLeft ? String(value.reversed()) : value)
                 counts = walk(
-                    &source, self, steps, autocomplete: autocomplete, reverseLiterals: false,
+                    &source, self, steps, rules: rules, autocomplete: autocomplete, reverseLiterals: false,
                     formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
                 if rightToLeft {
                     formatted.reverseCharacters(count: formattedCursor.count)

@@ -1,8 +1,10 @@
 /// The loop that applies a program to a value: one pass over the input's characters, one step
 /// of the program at a time, writing bytes straight into the caller's buffers.
 ///
-/// It is generic over the input so that the same loop serves plain ASCII bytes (the fast path:
-/// a byte is a character) and Swift `Character`s (every other value).
+/// It is generic over the input, so that the same loop serves plain ASCII bytes (the fast path:
+/// a byte is a character) and Swift `Character`s (every other value), and over the mask
+/// language's walking rules, so that each language's loop is compiled with its own rules folded
+/// in and input-mask's pays nothing for the others.
 protocol WalkInput {
     associatedtype Unit
     mutating func next() -> Unit?
@@ -10,6 +12,50 @@ protocol WalkInput {
     func matches(_ unit: Unit, _ step: Step, _ program: Program) -> Bool
     func isData(_ unit: Unit, _ program: Program) -> Bool
     func write(_ unit: Unit, to cursor: inout ByteCursor)
+    /// Writes the unit with ASCII letters upper-cased (Maskara's formatted value).
+    func writeUppercased(_ unit: Unit, to cursor: inout ByteCursor)
+}
+
+/// How a mask language walks a value, where languages differ (DIALECTS.md).
+protocol WalkRules {
+    /// A mandatory slot that a character does not fit stops the walk, and the rest of the value
+    /// is dropped (AKMaskField, Maskara). Otherwise the character is skipped (input-mask).
+    static var misfitStops: Bool { get }
+    /// A literal that matches writes itself rather than the character that matched it
+    /// (AKMaskField, where a space stands for any literal).
+    static var matchedLiteralWritesItself: Bool { get }
+    /// Letters that value slots take are upper-cased in the formatted value (Maskara).
+    static var uppercasesFormatted: Bool { get }
+    /// The formatted value ends at the last filled slot, plus the literals right after it when
+    /// autocompleting; literals typed or inserted after that slot do not count (AKMaskField).
+    static var formattedEndsAtLastSlot: Bool { get }
+    /// A character that does not match a literal is tried at the next slot, every literal up to
+    /// it inserted untried (AKMaskField). Otherwise it is tried at the next step, literal or not.
+    static var mismatchSkipsToSlot: Bool { get }
+}
+
+enum InputMaskRules: WalkRules {
+    static var misfitStops: Bool { false }
+    static var matchedLiteralWritesItself: Bool { false }
+    static var uppercasesFormatted: Bool { false }
+    static var formattedEndsAtLastSlot: Bool { false }
+    static var mismatchSkipsToSlot: Bool { false }
+}
+
+enum AKMaskRules: WalkRules {
+    static var misfitStops: Bool { true }
+    static var matchedLiteralWritesItself: Bool { true }
+    static var uppercasesFormatted: Bool { false }
+    static var formattedEndsAtLastSlot: Bool { true }
+    static var mismatchSkipsToSlot: Bool { true }
+}
+
+enum MaskaraRules: WalkRules {
+    static var misfitStops: Bool { true }
+    static var matchedLiteralWritesItself: Bool { false }
+    static var uppercasesFormatted: Bool { true }
+    static var formattedEndsAtLastSlot: Bool { false }
+    static var mismatchSkipsToSlot: Bool { false }
 }
 
 /// A write position in a caller's buffer, which is large enough by contract
@@ -46,6 +92,10 @@ struct ByteCursor {
             for byte in bytes { append(byte) }
         }
     }
+
+    mutating func truncate(to count: Int) {
+        position = start + count
+    }
 }
 
 struct WalkCounts {
@@ -58,8 +108,8 @@ struct WalkCounts {
 /// Walks `input` through `steps`. `reverseLiterals` writes multi-byte literals back to front,
 /// for a right-to-left walk whose output is reversed byte by byte afterwards.
 @inline(__always)
-func walk<Input: WalkInput>(
-    _ input: inout Input, _ program: Program, _ steps: UnsafeBufferPointer<Step>,
+func walk<Input: WalkInput, Rules: WalkRules>(
+    _ input: inout Input, _ program: Program, _ steps: UnsafeBufferPointer<Step>, rules: Rules.Type,
     autocomplete: Bool, reverseLiterals: Bool,
     formatted: inout ByteCursor, extracted: inout ByteCursor, dropped: inout ByteCursor?
 ) -> WalkCounts {
@@ -68,6 +118,10 @@ func walk<Input: WalkInput>(
     var droppedCount = 0
     guard var step = steps.baseAddress else { return WalkCounts() }
     let end = step + steps.count
+    var stopped = false
+    // For `formattedEndsAtLastSlot`: the formatted length and the step after the last filled slot.
+    var formattedAtLastSlot = 0
+    var stepAfterLastSlot = step
 
     // No nested functions: a closure over these counters would keep them out of registers. The
     // cursors are copied in and out for the same reason: through `inout`, every write would be
@@ -78,9 +132,10 @@ func walk<Input: WalkInput>(
         formatted = formattedOut
         extracted = extractedOut
     }
+
     while let unit = input.next() {
         walkingOne: while true {
-            guard step != end else {
+            guard step != end && !(Rules.misfitStops && stopped) else {
                 affinity &-= 1
                 if input.isData(unit, program) {
                     droppedCount &+= 1
@@ -90,50 +145,79 @@ func walk<Input: WalkInput>(
             }
             let current = step.pointee
             switch current.kind {
-            case .slot, .ellipsis:
+            case .slot, .ellipsis, .optionalSlot:
                 if input.fits(unit, current, program) {
-                    input.write(unit, to: &formattedOut)
-                    input.write(unit, to: &extractedOut)
-                    affinity &+= 1
-                    if current.kind == .slot { step += 1 }
-                } else {
-                    affinity &-= 1
-                    if input.isData(unit, program) {
-                        droppedCount &+= 1
-                        if dropped != nil { input.write(unit, to: &dropped!) }
+                    if Rules.uppercasesFormatted {
+                        input.writeUppercased(unit, to: &formattedOut)
+                    } else {
+                        input.write(unit, to: &formattedOut)
                     }
-                }
-                break walkingOne
-            case .optionalSlot:
-                step += 1
-                if input.fits(unit, current, program) {
-                    input.write(unit, to: &formattedOut)
                     input.write(unit, to: &extractedOut)
                     affinity &+= 1
+                    if current.kind != .ellipsis { step += 1 }
+                    if Rules.formattedEndsAtLastSlot {
+                        formattedAtLastSlot = formattedOut.count
+                        stepAfterLastSlot = step
+                    }
                     break walkingOne
                 }
+                if current.kind == .optionalSlot {
+                    // Passed over: the same character is tried at the next step.
+                    step += 1
+                    affinity &-= 1
+                    continue walkingOne
+                }
+                if Rules.misfitStops {
+                    stopped = true
+                    continue walkingOne
+                }
                 affinity &-= 1
-            case .free, .fixed:
+                if input.isData(unit, program) {
+                    droppedCount &+= 1
+                    if dropped != nil { input.write(unit, to: &dropped!) }
+                }
+                break walkingOne
+            case .free, .fixed, .optionalFree:
                 step += 1
                 if input.matches(unit, current, program) {
-                    input.write(unit, to: &formattedOut)
+                    if Rules.matchedLiteralWritesItself {
+                        formattedOut.appendLiteral(current, program, reversed: reverseLiterals)
+                    } else {
+                        input.write(unit, to: &formattedOut)
+                    }
                     if current.kind == .fixed { input.write(unit, to: &extractedOut) }
                     affinity &+= 1
                     break walkingOne
                 }
+                affinity &-= 1
+                guard current.kind != .optionalFree else { continue walkingOne }
                 formattedOut.appendLiteral(current, program, reversed: reverseLiterals)
                 if current.kind == .fixed {
                     extractedOut.appendLiteral(current, program, reversed: reverseLiterals)
                 }
-                affinity &-= 1
+                if Rules.mismatchSkipsToSlot {
+                    while step != end, step.pointee.isLiteral {
+                        formattedOut.appendLiteral(step.pointee, program, reversed: reverseLiterals)
+                        step += 1
+                    }
+                    affinity &-= 1
+                }
             }
         }
     }
-    if autocomplete {
+    if Rules.formattedEndsAtLastSlot {
+        formattedOut.truncate(to: formattedAtLastSlot)
+        step = stepAfterLastSlot
+    }
+    // With no slot filled, AKMaskField shows nothing: the literals it would add come after one.
+    if autocomplete && (!Rules.formattedEndsAtLastSlot || formattedAtLastSlot > 0) {
         while step != end, step.pointee.isLiteral {
-            formattedOut.appendLiteral(step.pointee, program, reversed: reverseLiterals)
-            if step.pointee.kind == .fixed {
-                extractedOut.appendLiteral(step.pointee, program, reversed: reverseLiterals)
+            let current = step.pointee
+            if current.kind != .optionalFree {
+                formattedOut.appendLiteral(current, program, reversed: reverseLiterals)
+                if current.kind == .fixed {
+                    extractedOut.appendLiteral(current, program, reversed: reverseLiterals)
+                }
             }
             step += 1
         }
@@ -150,9 +234,10 @@ extension ASCIIWalkInput {
         step.accepts.contains(unit)
     }
 
+    /// For a literal step, `accepts` holds the ASCII characters that match it.
     @inline(__always)
     func matches(_ unit: UInt8, _ step: Step, _ program: Program) -> Bool {
-        unit == step.asciiMatch
+        step.accepts.contains(unit)
     }
 
     @inline(__always)
@@ -163,6 +248,11 @@ extension ASCIIWalkInput {
     @inline(__always)
     func write(_ unit: UInt8, to cursor: inout ByteCursor) {
         cursor.append(unit)
+    }
+
+    @inline(__always)
+    func writeUppercased(_ unit: UInt8, to cursor: inout ByteCursor) {
+        cursor.append((0x61...0x7A).contains(unit) ? unit - 0x20 : unit)
     }
 }
 
@@ -222,7 +312,8 @@ struct ClusterInput: WalkInput {
 
     func matches(_ unit: Character, _ step: Step, _ program: Program) -> Bool {
         // Character equality is canonical equivalence: a decomposed `é` matches a composed one.
-        unit == program.literals[Int(step.index)].character
+        let literal = program.literals[Int(step.index)]
+        return unit == literal.character || literal.alternatives.contains(unit)
     }
 
     func isData(_ unit: Character, _ program: Program) -> Bool {
@@ -231,6 +322,10 @@ struct ClusterInput: WalkInput {
 
     func write(_ unit: Character, to cursor: inout ByteCursor) {
         for byte in unit.utf8 { cursor.append(byte) }
+    }
+
+    func writeUppercased(_ unit: Character, to cursor: inout ByteCursor) {
+        for byte in unit.utf8 { cursor.append((0x61...0x7A).contains(byte) ? byte - 0x20 : byte) }
     }
 }
 

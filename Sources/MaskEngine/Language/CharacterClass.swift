@@ -22,6 +22,8 @@ public struct CharacterClass: Hashable, Sendable {
         case lineBreak
         /// The scalars of a custom notation's `characterSet`, sorted.
         case scalars([UInt32])
+        /// Any of several classes: Maskara's `D|X`.
+        indirect case union([CharacterClass])
     }
 
     public var base: Base
@@ -78,6 +80,8 @@ public struct CharacterClass: Hashable, Sendable {
             }
         case .scalars(let sorted):
             return sorted.binarySearchContains(scalar.value)
+        case .union(let classes):
+            return classes.contains { $0.contains(scalar) }
         }
     }
 

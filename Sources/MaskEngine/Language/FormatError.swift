@@ -13,6 +13,8 @@ public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
         case escapeInsideSlots
         /// A dialect rule that has no better description (used by the other mask languages).
         case invalid(String)
+        /// A setting that goes with the format does not fit it (AKMaskField's template length).
+        case invalidOption(String)
     }
 
     public enum Block: Hashable, Sendable, CustomStringConvertible {
@@ -44,6 +46,8 @@ public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
             return "unexpected '\\' inside [] at offset \(offset)"
         case .invalid(let message):
             return "\(message) at offset \(offset)"
+        case .invalidOption(let message):
+            return message
         }
     }
 }

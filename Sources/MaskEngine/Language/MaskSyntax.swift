@@ -31,8 +31,10 @@ extension Mask {
         switch syntax {
         case .inputMask:
             try self.init(format: format, notations: notations, rightToLeft: rightToLeft)
-        case .akmask, .maskara:
-            throw FormatError(.invalid("the \(syntax.rawValue) syntax is not available in this build"), at: 0)
+        case .akmask:
+            self.init(format: format, program: try AKMaskFormat.compile(format, template: dialect.template))
+        case .maskara:
+            self.init(format: format, program: try MaskaraFormat.compile(format, symbols: dialect.symbols))
         }
     }
 }

@@ -15,6 +15,9 @@ enum StepKind: UInt8, Sendable {
     case free
     /// A character of the output and of the extracted value; consumes or is inserted like `free`.
     case fixed
+    /// A character of the output that may be left out: consumes an equal input character, or is
+    /// passed over without being inserted. Maskara's `-?`.
+    case optionalFree
 }
 
 /// One compiled step. Kept trivial (no references) so the walker reads it straight from memory.
@@ -22,22 +25,29 @@ struct Step: Sendable {
     var kind: StepKind
     /// The literal's byte when it is a single ASCII character, else 0xFF (never an ASCII byte).
     var asciiLiteral: UInt8
-    /// The ASCII byte the literal is canonically equivalent to (the Kelvin sign is `K`), else
-    /// 0xFF: what an ASCII input character must be to match it.
-    var asciiMatch: UInt8
     /// Index into `Program.classes` (slots) or `Program.literals` (free and fixed).
     var index: Int32
-    /// The class's ASCII members, copied here so the fast path needs no second lookup.
+    /// For a slot, the class's ASCII members, copied here so the fast path needs no second
+    /// lookup; for a literal, the ASCII characters that match it (canonically equal to it, or to
+    /// one of its alternatives: the Kelvin sign matches `K`).
     var accepts: ASCIIBitmap
 
-    var isLiteral: Bool { kind == .free || kind == .fixed }
+    var isLiteral: Bool { kind == .free || kind == .fixed || kind == .optionalFree }
     var isValue: Bool { !isLiteral }
 }
 
 /// The literal of a free or fixed step, with its UTF-8 bytes ready to copy.
 struct Literal: Sendable {
+    /// What the step writes when it is inserted (a literal class's left branch).
     var character: Character
     var utf8: [UInt8]
+    /// Other characters that match the step: the rest of a literal class (Maskara's `-| `).
+    var alternatives: [Character] = []
+}
+
+/// The mask language a program was compiled from: it decides the walking rules.
+enum Dialect: Sendable {
+    case inputMask, akmask, maskara
 }
 
 /// A compiled format: immutable, `Sendable`, shared by every thread that applies it.
@@ -49,6 +59,10 @@ final class Program: Sendable {
     let literals: [Literal]
     /// For each step, the character input-mask's placeholder shows for it.
     let placeholders: [Character]
+    /// For each step, the character the template column shows for an unfilled slot, when the
+    /// format says (AKMaskField's template); nil: the column's placeholder character.
+    let templateCharacters: [Character?]
+    let dialect: Dialect
     /// `completeFrom[i]`: stopping before step `i` leaves no mandatory step unfilled.
     let completeFrom: [Bool]
     /// Characters whose loss counts: letters, digits, and the sets of custom notations in use.
@@ -65,19 +79,24 @@ final class Program: Sendable {
 
     init(
         steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character],
-        rightToLeft: Bool
+        templateCharacters: [Character?], dialect: Dialect, rightToLeft: Bool
     ) {
         self.rightToLeft = rightToLeft
+        self.templateCharacters = templateCharacters
+        self.dialect = dialect
         self.steps = steps
         self.classes = classes
         self.literals = literals
         self.placeholders = placeholders
+        // What must still come for a value to be complete: mandatory slots everywhere; fixed
+        // characters for input-mask; for Maskara every mandatory element, literals included.
         var completeFrom = [Bool](repeating: true, count: steps.count + 1)
         for index in steps.indices.reversed() {
             switch steps[index].kind {
             case .slot, .fixed: completeFrom[index] = false
+            case .free: completeFrom[index] = dialect == .maskara ? false : completeFrom[index + 1]
             case .ellipsis: completeFrom[index] = true
-            case .optionalSlot, .free: completeFrom[index] = completeFrom[index + 1]
+            case .optionalSlot, .optionalFree: completeFrom[index] = completeFrom[index + 1]
             }
         }
         self.completeFrom = completeFrom
@@ -128,7 +147,7 @@ final class Program: Sendable {
     var isElliptical: Bool { steps.contains { $0.kind == .ellipsis } }
 
     var minimumTextLength: Int {
-        reachableSteps.count { $0.kind == .slot || $0.isLiteral }
+        reachableSteps.count { $0.kind == .slot || $0.kind == .free || $0.kind == .fixed }
     }
 
     var minimumValueLength: Int {
@@ -193,8 +212,8 @@ extension Program {
             let step = steps[index]
             switch step.kind {
             case .free, .fixed: text.append(literals[Int(step.index)].character)
-            case .slot: text.append(placeholder)
-            case .optionalSlot, .ellipsis: continue
+            case .slot: text.append(templateCharacters[index] ?? placeholder)
+            case .optionalSlot, .ellipsis, .optionalFree: continue
             }
         }
         return rightToLeft ? String(text.reversed()) : text

@@ -1,9 +1,15 @@
 /// Assembles a `Program` step by step; every mask language compiles through it.
 struct ProgramBuilder {
+    let dialect: Dialect
     private var steps: [Step] = []
     private var classes: [CharacterClass] = []
     private var literals: [Literal] = []
     private var placeholders: [Character] = []
+    private var templateCharacters: [Character?] = []
+
+    init(dialect: Dialect = .inputMask) {
+        self.dialect = dialect
+    }
 
     /// Adds a slot, ellipsis or optional slot taking characters of `characterClass`.
     /// `placeholder` is the character the format's placeholder shows for it.
@@ -17,31 +23,49 @@ struct ProgramBuilder {
             classes.append(characterClass)
         }
         steps.append(
-            Step(
-                kind: kind, asciiLiteral: 0xFF, asciiMatch: 0xFF, index: Int32(index),
-                accepts: characterClass.asciiBitmap))
+            Step(kind: kind, asciiLiteral: 0xFF, index: Int32(index), accepts: characterClass.asciiBitmap))
         placeholders.append(placeholder)
+        templateCharacters.append(nil)
     }
 
-    /// Adds a free (output only) or fixed (output and extracted value) character.
-    mutating func addLiteral(_ character: Character, fixed: Bool) {
+    /// Adds a literal: free (output only), fixed (output and extracted value) or optionalFree
+    /// (output only, may be left out). It writes `character` when inserted, and is matched by it
+    /// or by any of `alternatives`.
+    mutating func addLiteral(_ character: Character, kind: StepKind, alternatives: [Character] = []) {
+        precondition(kind == .free || kind == .fixed || kind == .optionalFree)
         let utf8 = Array(character.utf8)
         let ascii = utf8.count == 1 && utf8[0] < 0x80 ? utf8[0] : 0xFF
-        // A literal canonically equivalent to an ASCII character (the Kelvin sign is `K`) must
-        // match that character on the ASCII fast path too.
-        let match = (UInt8(0)..<0x80).first { Character(Unicode.Scalar($0)) == character } ?? 0xFF
-        steps.append(
-            Step(
-                kind: fixed ? .fixed : .free, asciiLiteral: ascii, asciiMatch: match,
-                index: Int32(literals.count),
-                accepts: ASCIIBitmap()))
-        literals.append(Literal(character: character, utf8: utf8))
+        // The ASCII characters that match, the canonically equivalent ones included (the Kelvin
+        // sign is `K`), so that the fast path matches as the cluster walk does.
+        var accepts = ASCIIBitmap()
+        for byte in UInt8(0)..<0x80 {
+            let candidate = Character(Unicode.Scalar(byte))
+            if candidate == character || alternatives.contains(candidate) { accepts.insert(byte) }
+        }
+        steps.append(Step(kind: kind, asciiLiteral: ascii, index: Int32(literals.count), accepts: accepts))
+        literals.append(Literal(character: character, utf8: utf8, alternatives: alternatives))
         placeholders.append(character)
+        templateCharacters.append(nil)
+    }
+
+    mutating func addLiteral(_ character: Character, fixed: Bool) {
+        addLiteral(character, kind: fixed ? .fixed : .free)
+    }
+
+    /// The number of steps so far: the display positions, for AKMaskField's template.
+    var count: Int { steps.count }
+
+    /// Sets the template character of every slot, from a template one character long or one
+    /// character per step.
+    mutating func setTemplate(_ template: [Character]) {
+        for index in steps.indices where steps[index].kind == .slot {
+            templateCharacters[index] = template.count == 1 ? template[0] : template[index]
+        }
     }
 
     func build(rightToLeft: Bool = false) -> Program {
         Program(
             steps: steps, classes: classes, literals: literals, placeholders: placeholders,
-            rightToLeft: rightToLeft)
+            templateCharacters: templateCharacters, dialect: dialect, rightToLeft: rightToLeft)
     }
 }
