@@ -24,19 +24,26 @@ struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static let all: [FixtureCase] = ["cases", "bad"].flatMap { group in
-        let root = Maskclean.fixtures.appendingPathComponent(group)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return names.sorted().compactMap { name -> FixtureCase? in
-            let file = root.appendingPathComponent(name).appendingPathComponent("case.json")
-            guard let data = try? Data(contentsOf: file) else { return nil }
-            do {
-                var decoded = try JSONDecoder().decode(FixtureCase.self, from: data)
-                decoded.name = "\(group)/\(name)"
-                return decoded
-            } catch {
-                return FixtureCase(name: "\(group)/\(name)", args: [], status: -1, loadError: "\(error)")
-            }
+    /// The demos (`Fixtures/demo`, `Fixtures/dialects`), then every case of `Fixtures/cases` and
+    /// `Fixtures/bad`.
+    static let all: [FixtureCase] =
+        ["demo", "dialects"].compactMap { load($0) }
+        + ["cases", "bad"].flatMap { group in
+            let root = Maskclean.fixtures.appendingPathComponent(group)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            return names.sorted().compactMap { load("\(group)/\($0)") }
+        }
+
+    /// The case in folder `name` of `Fixtures/`, if it has a `case.json`.
+    static func load(_ name: String) -> FixtureCase? {
+        let file = Maskclean.fixtures.appendingPathComponent(name).appendingPathComponent("case.json")
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        do {
+            var decoded = try JSONDecoder().decode(FixtureCase.self, from: data)
+            decoded.name = name
+            return decoded
+        } catch {
+            return FixtureCase(name: name, args: [], status: -1, loadError: "\(error)")
         }
     }
 
@@ -45,9 +52,11 @@ struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
 
 @Suite("Fixture cases, byte for byte")
 struct FixtureCaseTests {
-    @Test("there are fixture cases to run")
+    @Test("there are fixture cases to run, the demos among them")
     func casesExist() {
         #expect(FixtureCase.all.count >= 10)
+        #expect(FixtureCase.all.contains { $0.name == "demo" })
+        #expect(FixtureCase.all.contains { $0.name == "dialects" })
     }
 
     @Test(arguments: FixtureCase.all)
