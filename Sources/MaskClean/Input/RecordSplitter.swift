@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds record boundaries in a byte stream, so that the input can be cut into chunks of whole
 /// records and each chunk parsed on its own, in parallel.
 ///
@@ -131,9 +133,14 @@ struct LineSplitter: RecordSplitter {
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
         var boundary: Int?
         var lineFeeds = 0
-        for index in bytes.indices where bytes[index] == 0x0A {
+        guard let base = bytes.baseAddress else { return SplitScan() }
+        var start = 0
+        // memchr from one line feed to the next: it runs on the reading thread, ahead of the workers.
+        while start < bytes.count, let feed = memchr(base + start, 0x0A, bytes.count - start) {
+            let index = base.distance(to: feed.assumingMemoryBound(to: UInt8.self))
             lineFeeds &+= 1
             boundary = index + 1
+            start = index + 1
         }
         return SplitScan(boundary: boundary, lineFeedsBeforeBoundary: lineFeeds, lineFeeds: lineFeeds)
     }

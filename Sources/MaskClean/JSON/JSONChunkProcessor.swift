@@ -31,6 +31,9 @@ final class JSONChunkProcessor: ChunkProcessor {
     @exclusivity(unchecked) private var output = ByteBuffer()
     @exclusivity(unchecked) private var maskedValues: [JSONToken?]
     @exclusivity(unchecked) private var csvValues: [JSONToken?]
+    /// Each masked value's text: where it lies in the chunk when its bytes are its text (a
+    /// string without escapes, a number without exponent), else decoded into `decoded`.
+    @exclusivity(unchecked) private var maskedText: [Range<Int>?]
     @exclusivity(unchecked) private var decoded: [[UInt8]]
     /// `--escape-formulas` to JSON: where a `'` goes in the record's own string values.
     @exclusivity(unchecked) private var formulaInsertions: [Int] = []
@@ -57,6 +60,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         self.maskedValues = Array(repeating: nil, count: plan.maskedKeys.count)
         self.csvValues = Array(repeating: nil, count: plan.csvColumns?.count ?? 0)
         self.decoded = Array(repeating: [], count: plan.maskedKeys.count)
+        self.maskedText = Array(repeating: nil, count: plan.maskedKeys.count)
     }
 
     func process(_ chunk: Chunk) -> ChunkResult {
@@ -81,8 +85,10 @@ final class JSONChunkProcessor: ChunkProcessor {
         var line = chunk.firstLine
         var start = 0
         while start < bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            var end = bytes.count
+            if let feed = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
+                end = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self))
+            }
             let next = min(end + 1, bytes.count)
             defer {
                 line += 1
@@ -196,11 +202,19 @@ final class JSONChunkProcessor: ChunkProcessor {
 
     /// Notes a member the record needs; says what is wrong with it, if anything.
     private func member(key: JSONToken, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var keyText = Array(bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
-        if key.hasEscapes {
-            keyText = Array((JSONScanner(bytes).decodeString(key) ?? "").utf8)
+        // The key's bytes are its text unless it has escapes (rare): compared where they lie.
+        let unescaped = key.hasEscapes ? Array((JSONScanner(bytes).decodeString(key) ?? "").utf8) : nil
+        let keyRange = (key.range.lowerBound + 1)..<(key.range.upperBound - 1)
+        let first = keyRange.isEmpty ? 0 : bytes[keyRange.lowerBound]
+        func isKey(_ name: [UInt8]) -> Bool {
+            if let unescaped { return name == unescaped }
+            // Most keys are none of the names: length and first byte tell at once.
+            guard name.count == keyRange.count, name.first ?? 0 == first else { return false }
+            return name.withUnsafeBufferPointer {
+                memcmp($0.baseAddress!, bytes.baseAddress! + keyRange.lowerBound, name.count) == 0
+            }
         }
-        for (index, name) in maskedKeyBytes.enumerated() where name == keyText {
+        for (index, name) in maskedKeyBytes.enumerated() where isKey(name) {
             guard maskedValues[index] == nil else { return "key \"\(plan.maskedKeys[index])\" appears twice" }
             switch value.kind {
             case .string, .number, .null: maskedValues[index] = value
@@ -209,7 +223,7 @@ final class JSONChunkProcessor: ChunkProcessor {
                     "key \"\(plan.maskedKeys[index])\" holds \(describe(value.kind)); expected a string, a number or null"
             }
         }
-        for (index, name) in addedKeyBytes.enumerated() where name == keyText {
+        for (index, name) in addedKeyBytes.enumerated() where isKey(name) {
             return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
         }
         if encoder.escapeFormulas && plan.csvColumns == nil && value.kind == .string
@@ -218,7 +232,9 @@ final class JSONChunkProcessor: ChunkProcessor {
             formulaInsertions.append(value.range.lowerBound + 1)
         }
         if plan.csvColumns != nil {
-            let text = String(decoding: keyText, as: UTF8.self)
+            let text =
+                unescaped.map { String(decoding: $0, as: UTF8.self) }
+                ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[keyRange]), as: UTF8.self)
             guard let column = csvColumnIndex[text] else {
                 return
                     "key \"\(text)\" is not among the first record's keys, which are the CSV output's columns"
@@ -235,11 +251,19 @@ final class JSONChunkProcessor: ChunkProcessor {
         raw: Slice<UnsafeBufferPointer<UInt8>>
     ) -> Outcome {
         let scanner = JSONScanner(bytes)
-        // Decode the masked values first: a value that cannot be read rejects the record whole.
+        // Read the masked values first: a value that cannot be read rejects the record whole.
         for (index, token) in maskedValues.enumerated() {
+            maskedText[index] = nil
             decoded[index].removeAll(keepingCapacity: true)
             guard let token else { continue }
             switch token.kind {
+            case .string where !token.hasEscapes:
+                let inner = (token.range.lowerBound + 1)..<(token.range.upperBound - 1)
+                guard UnsafeBufferPointer(rebasing: bytes[inner]).isValidUTF8 else {
+                    return reject("invalid UTF-8 in key \"\(plan.maskedKeys[index])\"", line: line, raw: raw)
+                        ? .rejected : .stop
+                }
+                maskedText[index] = inner
             case .string:
                 guard let text = scanner.decodeString(token) else {
                     return reject("invalid UTF-8 in key \"\(plan.maskedKeys[index])\"", line: line, raw: raw)
@@ -247,6 +271,10 @@ final class JSONChunkProcessor: ChunkProcessor {
                 }
                 decoded[index] += text.utf8
             case .number:
+                if !bytes[token.range].contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
+                    maskedText[index] = token.range
+                    continue
+                }
                 guard let text = scanner.plainDecimal(token) else {
                     let reason = "key \"\(plan.maskedKeys[index])\" holds a number too large to write out"
                     return reject(reason, line: line, raw: raw) ? .rejected : .stop
@@ -282,10 +310,17 @@ final class JSONChunkProcessor: ChunkProcessor {
             separator = memberCount > 0
         }
         for index in masker.columns.indices {
-            name = decoded[index].withUnsafeBufferPointer { value in
-                masker.writeAddedCells(
-                    value, column: index, row: row, firstName: name, separator: separator, encoder: encoder,
-                    to: &output)
+            if let range = maskedText[index] {
+                name = masker.writeAddedCells(
+                    UnsafeBufferPointer(rebasing: bytes[range]), column: index, row: row, firstName: name,
+                    separator: separator, encoder: encoder, to: &output)
+            } else {
+                name = decoded[index].withUnsafeBufferPointer { value in
+                    masker.writeAddedCells(
+                        value, column: index, row: row, firstName: name, separator: separator,
+                        encoder: encoder,
+                        to: &output)
+                }
             }
             separator = true
         }

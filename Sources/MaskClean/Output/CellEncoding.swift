@@ -85,9 +85,64 @@ enum FormulaGuard {
     }
 }
 
+/// Finds bytes in eight-byte words: the tests the encoders and scanners run on every byte.
+enum ByteSearch {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// High bits set where `word` holds `byte` (exact for the lowest such byte).
+    @inline(__always)
+    static func bytes(equalTo byte: UInt8, in word: UInt64) -> UInt64 {
+        let difference = word ^ (ones &* UInt64(byte))
+        return (difference &- ones) & ~difference & highs
+    }
+
+    /// High bits set where `word` holds a byte below 0x20 (exact for the lowest such byte).
+    @inline(__always)
+    static func controlBytes(in word: UInt64) -> UInt64 {
+        (word &- ones &* 0x20) & ~word & highs
+    }
+
+    /// The index of the first byte at or after `start` that needs care in a JSON string: a
+    /// quote, a backslash or a control character; or `count`.
+    @inline(__always)
+    static func firstJSONSpecial(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var index = start
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let found =
+                bytes(equalTo: 0x22, in: word) | bytes(equalTo: 0x5C, in: word) | controlBytes(in: word)
+            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count, base[index] >= 0x20, base[index] != 0x22, base[index] != 0x5C { index += 1 }
+        return index
+    }
+}
+
 /// Writes JSON string literals.
 enum JSONStringEncoder {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `"…"`: runs of plain bytes are copied whole; quotes, backslashes and control
+    /// characters are escaped.
+    static func appendQuoted(
+        _ value: UnsafeBufferPointer<UInt8>, prefix: UInt8? = nil, to out: inout ByteBuffer
+    ) {
+        out.append(0x22)
+        if let prefix { out.append(prefix) }
+        if let base = value.baseAddress {
+            var start = 0
+            while start < value.count {
+                let special = ByteSearch.firstJSONSpecial(base, from: start, count: value.count)
+                out.append(UnsafeBufferPointer(start: base + start, count: special - start))
+                guard special < value.count else { break }
+                appendEscaped(base[special], to: &out)
+                start = special + 1
+            }
+        }
+        out.append(0x22)
+    }
 
     /// Appends `"…"`, escaping quotes, backslashes and control characters.
     static func appendQuoted<Bytes: Collection<UInt8>, Sink: ByteSink>(
@@ -96,32 +151,26 @@ enum JSONStringEncoder {
         out.append(0x22)
         if let prefix { out.append(prefix) }
         for byte in value {
-            switch byte {
-            case 0x22:
-                out.append(0x5C)
-                out.append(0x22)
-            case 0x5C:
-                out.append(0x5C)
-                out.append(0x5C)
-            case 0x0A:
-                out.append(0x5C)
-                out.append(UInt8(ascii: "n"))
-            case 0x0D:
-                out.append(0x5C)
-                out.append(UInt8(ascii: "r"))
-            case 0x09:
-                out.append(0x5C)
-                out.append(UInt8(ascii: "t"))
-            case 0x00..<0x20:
-                for escaped in [
-                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
-                ] {
-                    out.append(escaped)
-                }
-            default:
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
                 out.append(byte)
+            } else {
+                appendEscaped(byte, to: &out)
             }
         }
         out.append(0x22)
+    }
+
+    private static func appendEscaped<Sink: ByteSink>(_ byte: UInt8, to out: inout Sink) {
+        out.append(0x5C)
+        switch byte {
+        case 0x22, 0x5C: out.append(byte)
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        default:
+            for escaped in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]] {
+                out.append(escaped)
+            }
+        }
     }
 }

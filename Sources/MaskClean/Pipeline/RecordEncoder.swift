@@ -103,7 +103,11 @@ final class RecordEncoder: Sendable {
             if separator { out.append(UInt8(ascii: ",")) }
             quotedNames[name].withUnsafeBufferPointer { out.append($0) }
             let prefix = escapeFormulas && FormulaGuard.isTrigger(value.first) ? FormulaGuard.prefix : nil
-            JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &out)
+            if var buffer = out as? ByteBuffer {
+                JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &buffer)
+            } else {
+                JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &out)
+            }
         }
     }
 
