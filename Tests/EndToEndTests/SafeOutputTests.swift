@@ -75,17 +75,13 @@ struct SafeOutputTests {
         #expect(reportToNull.stdoutText.hasSuffix(",complete\n"))
         let fifo = scratch.path("pipe.csv")
         #expect(mkfifo(fifo, 0o600) == 0)
-        nonisolated(unsafe) var received = Data()
-        let reader = Thread {
-            if let handle = FileHandle(forReadingAtPath: fifo) { received = handle.readDataToEndOfFile() }
-        }
-        reader.start()
+        let reader = BackgroundReader { FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data() }
         let outcome = try Maskclean.run(
             ["run", "spec.json", "data.csv", "-o", "pipe.csv", "--quiet"], in: scratch.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(eventually(seconds: 10) { reader.isFinished })
+        #expect(reader.finished(within: 10))
         #expect(
-            String(decoding: received, as: UTF8.self)
+            String(decoding: reader.data, as: UTF8.self)
                 == "id,phone,phone_formatted,phone_extracted,phone_status\n1,5551234567,+1 (555) 123-4567,5551234567,complete\n"
         )
         #expect(scratch.files == ["data.csv", "pipe.csv", "spec.json"], "no temporary file beside the FIFO")

@@ -48,17 +48,15 @@ struct Maskclean {
         process.standardInput = input
         try process.run()
         // Read both pipes while the process runs, so that neither fills up and blocks it.
-        nonisolated(unsafe) var errorData = Data()
-        let errorReader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
-        errorReader.start()
+        let errorHandle = errors.fileHandleForReading
+        let errorReader = BackgroundReader { errorHandle.readDataToEndOfFile() }
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errorReader.isFinished { usleep(1000) }
         return Outcome(
             status: process.terminationStatus, stdout: outputData,
-            stderr: String(decoding: errorData, as: UTF8.self))
+            stderr: String(decoding: errorReader.data, as: UTF8.self))
     }
 }
 
@@ -86,5 +84,34 @@ final class Scratch {
     /// Every file in the folder, temporaries included: a failed run must leave none.
     var files: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+}
+
+/// Reads a file handle to its end on a thread of its own, and hands the bytes over with a
+/// proper happens-before edge (a dispatch group), so that ThreadSanitizer sees the
+/// synchronisation that polling a thread's `isFinished` would hide.
+final class BackgroundReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private let group = DispatchGroup()
+    private var collected = Data()
+
+    init(_ read: @escaping @Sendable () -> Data) {
+        group.enter()
+        Thread { [self] in
+            let data = read()
+            lock.withLock { collected = data }
+            group.leave()
+        }.start()
+    }
+
+    /// Whether the reading has ended, waiting up to `seconds`.
+    func finished(within seconds: Double) -> Bool {
+        group.wait(timeout: .now() + seconds) == .success
+    }
+
+    /// The bytes read, once the reading has ended.
+    var data: Data {
+        group.wait()
+        return lock.withLock { collected }
     }
 }

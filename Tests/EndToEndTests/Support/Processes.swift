@@ -7,17 +7,11 @@ import Testing
 
 /// A `maskclean` process the test drives itself: started, read from, signalled, awaited.
 final class RunningMaskclean {
-    /// What the process wrote on stderr, collected by a thread.
-    private final class Collected: @unchecked Sendable {
-        let lock = NSLock()
-        var data = Data()
-    }
-
     let process = Process()
     let output = Pipe()
     private let errors = Pipe()
-    private let collected = Collected()
-    private let errorReader: Thread
+    /// What the process writes on stderr, collected by a thread.
+    private var errorReader: BackgroundReader?
 
     /// Starts `maskclean arguments…` in `directory`, with stdin empty.
     init(_ arguments: [String], in directory: URL? = nil) throws {
@@ -28,13 +22,8 @@ final class RunningMaskclean {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         let handle = errors.fileHandleForReading
-        let collected = collected
-        errorReader = Thread {
-            let data = handle.readDataToEndOfFile()
-            collected.lock.withLock { collected.data = data }
-        }
         try process.run()
-        errorReader.start()
+        errorReader = BackgroundReader { handle.readDataToEndOfFile() }
     }
 
     /// Waits for the process to end; false when it is still running after `seconds`.
@@ -44,12 +33,11 @@ final class RunningMaskclean {
             if Date() > deadline { return false }
             usleep(10_000)
         }
-        while !errorReader.isFinished { usleep(1000) }
-        return true
+        return errorReader?.finished(within: 10) ?? true
     }
 
     var stderr: String {
-        collected.lock.withLock { String(decoding: collected.data, as: UTF8.self) }
+        String(decoding: errorReader?.data ?? Data(), as: UTF8.self)
     }
 
     /// Ends a process a failed test left running.
