@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 
-.PHONY: all deps build run test lint format bench fuzz sanitize install clean
+.PHONY: all deps build run test lint format bench fuzz sanitize sanitize-thread sanitize-address install clean
 
 all: build
 
@@ -74,13 +74,19 @@ fuzz: deps
 		if ls fuzz-artifacts/$$target-* >/dev/null 2>&1; then echo "$$target: finding in fuzz-artifacts/"; exit 1; fi; \
 	done
 
-# The whole test suite under ThreadSanitizer, then AddressSanitizer (the binary the end-to-end
-# tests run is built with the same sanitizer).
-sanitize: deps
+# The whole test suite under ThreadSanitizer, then AddressSanitizer with LeakSanitizer (the
+# binary the end-to-end tests run is built with the same sanitizer). .lsan-suppressions lists the
+# two libraries whose memory at exit is not ours to free.
+sanitize: sanitize-thread sanitize-address
+
+sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+sanitize-address: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/.lsan-suppressions \
+		$(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
