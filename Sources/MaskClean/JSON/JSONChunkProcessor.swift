@@ -21,8 +21,16 @@ final class JSONChunkProcessor: ChunkProcessor {
     let plan: JSONInputPlan
     let encoder: RecordEncoder
     let masker: CellMasker
-    private let maskedKeyBytes: [[UInt8]]
-    private let addedKeyBytes: [[UInt8]]
+    /// A key the processor looks for: masked (the spec column's index) or added by maskclean.
+    private struct WantedKey {
+        var bytes: [UInt8]
+        var masked: Int?
+        var added: Int?
+    }
+
+    /// The wanted keys by length and first byte: most keys of a record are none of them, and
+    /// one dictionary lookup tells.
+    private let wantedKeys: [Int: [WantedKey]]
     private let csvColumnIndex: [String: Int]
 
     // The chunk and record being processed. A processor belongs to one worker at a time, so
@@ -53,8 +61,16 @@ final class JSONChunkProcessor: ChunkProcessor {
         self.plan = plan
         self.encoder = encoder
         self.masker = CellMasker(columns: columns)
-        self.maskedKeyBytes = plan.maskedKeys.map { Array($0.utf8) }
-        self.addedKeyBytes = plan.addedKeys.map { Array($0.utf8) }
+        var wanted: [Int: [WantedKey]] = [:]
+        for (index, key) in plan.maskedKeys.enumerated() {
+            let bytes = Array(key.utf8)
+            wanted[Self.lookup(bytes), default: []].append(WantedKey(bytes: bytes, masked: index))
+        }
+        for (index, key) in plan.addedKeys.enumerated() {
+            let bytes = Array(key.utf8)
+            wanted[Self.lookup(bytes), default: []].append(WantedKey(bytes: bytes, added: index))
+        }
+        self.wantedKeys = wanted
         self.csvColumnIndex = Dictionary(
             (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.maskedValues = Array(repeating: nil, count: plan.maskedKeys.count)
@@ -205,16 +221,21 @@ final class JSONChunkProcessor: ChunkProcessor {
         // The key's bytes are its text unless it has escapes (rare): compared where they lie.
         let unescaped = key.hasEscapes ? Array((JSONScanner(bytes).decodeString(key) ?? "").utf8) : nil
         let keyRange = (key.range.lowerBound + 1)..<(key.range.upperBound - 1)
-        let first = keyRange.isEmpty ? 0 : bytes[keyRange.lowerBound]
-        func isKey(_ name: [UInt8]) -> Bool {
-            if let unescaped { return name == unescaped }
-            // Most keys are none of the names: length and first byte tell at once.
-            guard name.count == keyRange.count, name.first ?? 0 == first else { return false }
-            return name.withUnsafeBufferPointer {
-                memcmp($0.baseAddress!, bytes.baseAddress! + keyRange.lowerBound, name.count) == 0
+        let lookup =
+            unescaped.map(Self.lookup)
+            ?? Self.lookup(count: keyRange.count, first: keyRange.isEmpty ? 0 : bytes[keyRange.lowerBound])
+        for wanted in wantedKeys[lookup] ?? [] {
+            let matches: Bool
+            if let unescaped {
+                matches = unescaped == wanted.bytes
+            } else {
+                matches = wanted.bytes.elementsEqual(UnsafeBufferPointer(rebasing: bytes[keyRange]))
             }
-        }
-        for (index, name) in maskedKeyBytes.enumerated() where isKey(name) {
+            guard matches else { continue }
+            if let index = wanted.added {
+                return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
+            }
+            guard let index = wanted.masked else { continue }
             guard maskedValues[index] == nil else { return "key \"\(plan.maskedKeys[index])\" appears twice" }
             switch value.kind {
             case .string, .number, .null: maskedValues[index] = value
@@ -222,9 +243,6 @@ final class JSONChunkProcessor: ChunkProcessor {
                 return
                     "key \"\(plan.maskedKeys[index])\" holds \(describe(value.kind)); expected a string, a number or null"
             }
-        }
-        for (index, name) in addedKeyBytes.enumerated() where isKey(name) {
-            return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
         }
         if encoder.escapeFormulas && plan.csvColumns == nil && value.kind == .string
             && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1)
@@ -243,6 +261,10 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
         return nil
     }
+
+    private static func lookup(count: Int, first: UInt8) -> Int { count << 8 | Int(first) }
+
+    private static func lookup(_ key: [UInt8]) -> Int { lookup(count: key.count, first: key.first ?? 0) }
 
     // MARK: Writing
 
