@@ -20,7 +20,7 @@ struct ChunkReaderTests {
         while let event = try reader.next() {
             switch event {
             case .chunk(let chunk):
-                cuts.append(Cut(bytes: chunk.bytes, firstLine: chunk.firstLine, isLast: chunk.isLast))
+                cuts.append(Cut(bytes: Array(chunk.bytes), firstLine: chunk.firstLine, isLast: chunk.isLast))
             case .oversizedRecord(let line):
                 Issue.record("unexpected oversized record at line \(line)")
                 return cuts
@@ -190,5 +190,49 @@ struct ChunkReaderTests {
             }
         }
         #expect(reported == 2)
+    }
+}
+
+/// Chunk buffers go back to a pool once masked and are filled again: a short chunk in a buffer
+/// that held a long one must carry only its own bytes.
+@Suite("Chunk buffers reused")
+struct ChunkBufferReuseTests {
+    @Test("a reused buffer holds only the new chunk, and no buffer is allocated after the first")
+    func reusedBuffer() throws {
+        let folder = try TemporaryFolder()
+        let long = "1,\"" + String(repeating: "long cell ", count: 20) + "\"\n"
+        let short = "2,x\n"
+        let path = try folder.write("input", long + short + short)
+        let pool = BufferPool(initialCapacity: 4)
+        let reader = ChunkReader(
+            input: try InputFile(path: path), splitter: CSVSplitter(delimiter: UInt8(ascii: ",")),
+            chunkSize: 1, maximumRecordBytes: 1 << 20, leftover: [], firstLine: 1, pool: pool)
+        var seen: [String] = []
+        var buffers: Set<ObjectIdentifier> = []
+        while let event = try reader.next() {
+            guard case .chunk(let chunk) = event else {
+                Issue.record("unexpected oversized record")
+                return
+            }
+            seen.append(String(decoding: chunk.bytes, as: UTF8.self))
+            buffers.insert(ObjectIdentifier(chunk.buffer))
+            pool.give(chunk.buffer)
+        }
+        #expect(seen == [long, short, short])
+        #expect(buffers.count == 1)
+    }
+
+    @Test("a buffer comes back from the pool empty, with its capacity")
+    func emptiedOnReturn() {
+        let pool = BufferPool(initialCapacity: 8)
+        let buffer = pool.take()
+        buffer.append(Array("a chunk's worth of output".utf8))
+        pool.give(buffer)
+        let again = pool.take()
+        #expect(again === buffer)
+        #expect(again.isEmpty)
+        again.append(Array("next".utf8))
+        #expect(Array(again.bytes) == Array("next".utf8))
+        #expect(pool.take() !== buffer)
     }
 }

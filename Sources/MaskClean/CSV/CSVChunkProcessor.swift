@@ -62,15 +62,14 @@ final class CSVChunkProcessor: ChunkProcessor {
         self.parser = CSVParser(delimiter: plan.delimiter, sink: self)
     }
 
-    func process(_ chunk: Chunk) -> ChunkResult {
+    func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
         parser.reset()
         masker.resetStats()
         result = ChunkResult()
-        output = ByteBuffer(capacity: chunk.bytes.count * 2)
+        self.output = output
+        output.reserve(chunk.bytes.count * 2)
         startRecord()
-        chunk.bytes.withUnsafeBufferPointer { bytes in
-            process(bytes, chunk: chunk)
-        }
+        process(chunk.bytes, chunk: chunk)
         result.output = output
         result.stats = masker.stats
         return result

@@ -13,6 +13,8 @@ final class ChunkReader<Splitter: RecordSplitter> {
     private let input: InputFile
     private var splitter: Splitter
     private let chunkSize: Int
+    /// Where chunks' buffers come from and, once masked, go back to.
+    let pool: BufferPool
     let maximumRecordBytes: Int
     /// Bytes read and not yet handed out; the splitter has seen all of them.
     private var pending: [UInt8] = []
@@ -29,11 +31,12 @@ final class ChunkReader<Splitter: RecordSplitter> {
 
     init(
         input: InputFile, splitter: Splitter, chunkSize: Int, maximumRecordBytes: Int, leftover: [UInt8],
-        firstLine: Int
+        firstLine: Int, pool: BufferPool? = nil
     ) {
         self.input = input
         self.splitter = splitter
         self.chunkSize = chunkSize
+        self.pool = pool ?? BufferPool(initialCapacity: chunkSize * 2)
         self.maximumRecordBytes = maximumRecordBytes
         self.line = firstLine
         pending.reserveCapacity(chunkSize * 2)
@@ -94,7 +97,9 @@ final class ChunkReader<Splitter: RecordSplitter> {
     }
 
     private func cut(at end: Int, lineFeeds cutLineFeeds: Int, isLast: Bool) -> Chunk {
-        let chunk = Chunk(bytes: Array(pending[..<end]), firstLine: line, isLast: isLast)
+        let buffer = pool.take()
+        pending.withUnsafeBufferPointer { buffer.append(UnsafeBufferPointer(rebasing: $0[..<end])) }
+        let chunk = Chunk(buffer: buffer, firstLine: line, isLast: isLast)
         pending.removeFirst(end)
         line += cutLineFeeds
         lineFeeds -= cutLineFeeds

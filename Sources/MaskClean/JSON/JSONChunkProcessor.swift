@@ -79,16 +79,15 @@ final class JSONChunkProcessor: ChunkProcessor {
         self.maskedText = Array(repeating: nil, count: plan.maskedKeys.count)
     }
 
-    func process(_ chunk: Chunk) -> ChunkResult {
+    func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
         masker.resetStats()
         result = ChunkResult()
-        output = ByteBuffer(capacity: chunk.bytes.count * 2)
-        chunk.bytes.withUnsafeBufferPointer { bytes in
-            if plan.isArray {
-                processArrayElements(bytes, chunk: chunk)
-            } else {
-                processLines(bytes, chunk: chunk)
-            }
+        self.output = output
+        output.reserve(chunk.bytes.count * 2)
+        if plan.isArray {
+            processArrayElements(chunk.bytes, chunk: chunk)
+        } else {
+            processLines(chunk.bytes, chunk: chunk)
         }
         result.output = output
         result.stats = masker.stats

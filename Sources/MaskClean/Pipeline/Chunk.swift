@@ -1,10 +1,13 @@
 /// A run of whole records cut from the input, with where it starts.
 struct Chunk: Sendable {
-    var bytes: [UInt8]
+    /// The chunk's bytes; the buffer goes back to the reader's pool once the chunk is masked.
+    var buffer: ByteBuffer
     /// The physical line of the input its first byte is on.
     var firstLine: Int
     /// The last chunk of the input: a record may end without a line break.
     var isLast: Bool
+
+    var bytes: UnsafeBufferPointer<UInt8> { buffer.bytes }
 }
 
 /// What masking a chunk gives: the output bytes in order, and the counts to merge.
@@ -32,5 +35,6 @@ public enum ErrorPolicy: Sendable, Equatable {
 
 /// Masks chunks. One instance per worker thread: it owns the parser and buffers it reuses.
 protocol ChunkProcessor: AnyObject {
-    func process(_ chunk: Chunk) -> ChunkResult
+    /// Masks `chunk`, writing the records to `output` (empty), which the result carries.
+    func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult
 }

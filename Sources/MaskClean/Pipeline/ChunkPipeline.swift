@@ -3,18 +3,24 @@ import Foundation
 
 /// Runs chunks through processors in parallel and hands their results back strictly in input
 /// order. At most `2 × jobs` chunks are in flight, so memory is bounded by the chunk size, not
-/// the file size. With one job everything runs on the calling thread, in the same chunks, so
+/// the file size, and the chunks' buffers are reused. With one job everything runs on the calling thread, in the same chunks, so
 /// the output is byte for byte the same.
 final class ChunkPipeline: @unchecked Sendable {
     private let processors: [ChunkProcessor]
+    /// Where the chunks' buffers go back to once masked.
+    private let inputs: BufferPool
+    /// The buffers the processors write into, back from the writer once written.
+    private let outputs: BufferPool
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var idle: [Int]
     private var finished: [Int: ChunkResult] = [:]
 
-    init(processors: [ChunkProcessor]) {
+    init(processors: [ChunkProcessor], inputs: BufferPool, outputCapacity: Int) {
         precondition(!processors.isEmpty)
         self.processors = processors
+        self.inputs = inputs
+        self.outputs = BufferPool(initialCapacity: outputCapacity)
         self.idle = Array(processors.indices)
     }
 
@@ -26,7 +32,9 @@ final class ChunkPipeline: @unchecked Sendable {
     ) throws(MaskCleanError) {
         if processors.count == 1 {
             while let chunk = try nextChunk() {
-                try consume(processors[0].process(chunk))
+                let result = process(chunk, with: processors[0])
+                try consume(result)
+                outputs.give(result.output)
             }
             return
         }
@@ -54,6 +62,7 @@ final class ChunkPipeline: @unchecked Sendable {
             written += 1
             do {
                 try consume(result)
+                outputs.give(result.output)
             } catch {
                 failure = error
             }
@@ -72,13 +81,19 @@ final class ChunkPipeline: @unchecked Sendable {
             while idle.isEmpty { condition.wait() }
             let worker = idle.removeLast()
             condition.unlock()
-            let result = processors[worker].process(chunk)
+            let result = process(chunk, with: processors[worker])
             condition.lock()
             idle.append(worker)
             finished[index] = result
             condition.broadcast()
             condition.unlock()
         }
+    }
+
+    private func process(_ chunk: Chunk, with processor: ChunkProcessor) -> ChunkResult {
+        let result = processor.process(chunk, into: outputs.take())
+        inputs.give(chunk.buffer)
+        return result
     }
 
     private func waitFor(_ index: Int) -> ChunkResult {

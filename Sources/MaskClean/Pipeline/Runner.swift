@@ -437,7 +437,8 @@ private struct Run {
     )
         throws(MaskCleanError)
     {
-        let pipeline = ChunkPipeline(processors: processors)
+        let pipeline = ChunkPipeline(
+            processors: processors, inputs: reader.pool, outputCapacity: options.chunkSize * 2)
         var oversizedLine: Int?
         var this = self
         defer { self = this }
