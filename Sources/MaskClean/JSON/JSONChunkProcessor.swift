@@ -22,15 +22,21 @@ final class JSONChunkProcessor: ChunkProcessor {
     let encoder: RecordEncoder
     let masker: CellMasker
     /// A key the processor looks for: masked (the spec column's index) or added by maskclean.
+    /// Its bytes lie in `wantedKeyBytes`: no array per key to reference-count on every member.
     private struct WantedKey {
-        var bytes: [UInt8]
+        var bytes: Range<Int>
         var masked: Int?
         var added: Int?
     }
 
-    /// The wanted keys by length and first byte: most keys of a record are none of them, and
-    /// one dictionary lookup tells.
-    private let wantedKeys: [Int: [WantedKey]]
+    /// In order of first byte: those starting with byte `b` are
+    /// `wantedKeys[wantedFrom[b]..<wantedFrom[b + 1]]`.
+    private let wantedKeys: [WantedKey]
+    private let wantedFrom: [Int]
+    private let wantedKeyBytes: [UInt8]
+    /// For each first byte, bit `min(length, 63)` is set when a wanted key has that first byte and
+    /// length: most keys of a record are none of the wanted ones, and one load tells.
+    private let wantedLengths: [UInt64]
     private let csvColumnIndex: [String: Int]
 
     // The chunk and record being processed. A processor belongs to one worker at a time, so
@@ -61,16 +67,27 @@ final class JSONChunkProcessor: ChunkProcessor {
         self.plan = plan
         self.encoder = encoder
         self.masker = CellMasker(columns: columns)
-        var wanted: [Int: [WantedKey]] = [:]
-        for (index, key) in plan.maskedKeys.enumerated() {
-            let bytes = Array(key.utf8)
-            wanted[Self.lookup(bytes), default: []].append(WantedKey(bytes: bytes, masked: index))
+        var wanted: [WantedKey] = []
+        var wantedBytes: [UInt8] = []
+        var lengths = [UInt64](repeating: 0, count: 256)
+        func want(_ key: String, masked: Int? = nil, added: Int? = nil) {
+            let start = wantedBytes.count
+            wantedBytes += key.utf8
+            wanted.append(WantedKey(bytes: start..<wantedBytes.count, masked: masked, added: added))
+            lengths[Int(key.utf8.first ?? 0)] |= Self.lengthBit(key.utf8.count)
         }
-        for (index, key) in plan.addedKeys.enumerated() {
-            let bytes = Array(key.utf8)
-            wanted[Self.lookup(bytes), default: []].append(WantedKey(bytes: bytes, added: index))
-        }
+        for (index, key) in plan.maskedKeys.enumerated() { want(key, masked: index) }
+        for (index, key) in plan.addedKeys.enumerated() { want(key, added: index) }
+        let firstByte = { (key: WantedKey) in wantedBytes[key.bytes].first ?? 0 }
+        wanted = wanted.enumerated()
+            .sorted { (firstByte($0.element), $0.offset) < (firstByte($1.element), $1.offset) }
+            .map(\.element)
         self.wantedKeys = wanted
+        self.wantedFrom = (0...256).map { byte in
+            wanted.firstIndex { Int(firstByte($0)) >= byte } ?? wanted.count
+        }
+        self.wantedKeyBytes = wantedBytes
+        self.wantedLengths = lengths
         self.csvColumnIndex = Dictionary(
             (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.maskedValues = Array(repeating: nil, count: plan.maskedKeys.count)
@@ -218,29 +235,43 @@ final class JSONChunkProcessor: ChunkProcessor {
     /// Notes a member the record needs; says what is wrong with it, if anything.
     private func member(key: JSONToken, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         // The key's bytes are its text unless it has escapes (rare): compared where they lie.
-        let unescaped = key.hasEscapes ? Array((JSONScanner(bytes).decodeString(key) ?? "").utf8) : nil
-        let keyRange = (key.range.lowerBound + 1)..<(key.range.upperBound - 1)
-        let lookup =
-            unescaped.map(Self.lookup)
-            ?? Self.lookup(count: keyRange.count, first: keyRange.isEmpty ? 0 : bytes[keyRange.lowerBound])
-        for wanted in wantedKeys[lookup] ?? [] {
-            let matches: Bool
-            if let unescaped {
-                matches = unescaped == wanted.bytes
-            } else {
-                matches = wanted.bytes.elementsEqual(UnsafeBufferPointer(rebasing: bytes[keyRange]))
-            }
-            guard matches else { continue }
-            if let index = wanted.added {
-                return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
-            }
-            guard let index = wanted.masked else { continue }
-            guard maskedValues[index] == nil else { return "key \"\(plan.maskedKeys[index])\" appears twice" }
-            switch value.kind {
-            case .string, .number, .null: maskedValues[index] = value
-            case .object, .array, .bool:
-                return
-                    "key \"\(plan.maskedKeys[index])\" holds \(describe(value.kind)); expected a string, a number or null"
+        if key.hasEscapes {
+            let text = Array((JSONScanner(bytes).decodeString(key) ?? "").utf8)
+            return text.withUnsafeBufferPointer { member(named: $0, value: value, in: bytes) }
+        }
+        let name = UnsafeBufferPointer(
+            rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
+        return member(named: name, value: value, in: bytes)
+    }
+
+    private func member(
+        named name: UnsafeBufferPointer<UInt8>, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>
+    )
+        -> String?
+    {
+        let first = name.first ?? 0
+        if wantedLengths[Int(first)] & Self.lengthBit(name.count) != 0 {
+            for wanted in wantedFrom[Int(first)]..<wantedFrom[Int(first) + 1] {
+                let range = wantedKeys[wanted].bytes
+                guard range.count == name.count,
+                    name.isEmpty
+                        || wantedKeyBytes.withUnsafeBufferPointer({
+                            memcmp($0.baseAddress! + range.lowerBound, name.baseAddress!, name.count) == 0
+                        })
+                else { continue }
+                if let index = wantedKeys[wanted].added {
+                    return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
+                }
+                guard let index = wantedKeys[wanted].masked else { continue }
+                guard maskedValues[index] == nil else {
+                    return "key \"\(plan.maskedKeys[index])\" appears twice"
+                }
+                switch value.kind {
+                case .string, .number, .null: maskedValues[index] = value
+                case .object, .array, .bool:
+                    return
+                        "key \"\(plan.maskedKeys[index])\" holds \(describe(value.kind)); expected a string, a number or null"
+                }
             }
         }
         if encoder.escapeFormulas && plan.csvColumns == nil && value.kind == .string
@@ -249,9 +280,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             formulaInsertions.append(value.range.lowerBound + 1)
         }
         if plan.csvColumns != nil {
-            let text =
-                unescaped.map { String(decoding: $0, as: UTF8.self) }
-                ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[keyRange]), as: UTF8.self)
+            let text = String(decoding: name, as: UTF8.self)
             guard let column = csvColumnIndex[text] else {
                 return
                     "key \"\(text)\" is not among the first record's keys, which are the CSV output's columns"
@@ -261,9 +290,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         return nil
     }
 
-    private static func lookup(count: Int, first: UInt8) -> Int { count << 8 | Int(first) }
-
-    private static func lookup(_ key: [UInt8]) -> Int { lookup(count: key.count, first: key.first ?? 0) }
+    private static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
 
     // MARK: Writing
 

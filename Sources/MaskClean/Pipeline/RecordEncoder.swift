@@ -22,8 +22,9 @@ public enum RecordFormat: String, Sendable, CaseIterable {
 /// Writes records in the output format: the input's cells, then the added ones.
 ///
 /// A class: it is handed to every cell, and a struct holding arrays would be copied (and its
-/// arrays reference-counted) each time.
-final class RecordEncoder: Sendable {
+/// arrays reference-counted) each time. Unchecked: its only mutable-looking state, the quoted
+/// names' storage, is written once in `init` and read-only after.
+final class RecordEncoder: @unchecked Sendable {
     enum Layout {
         case csv(delimiter: UInt8, terminator: [UInt8])
         /// One object per record; for a JSON array, each record is preceded by `,\n` (the
@@ -33,8 +34,11 @@ final class RecordEncoder: Sendable {
 
     let layout: Layout
     let escapeFormulas: Bool
-    /// For JSON output: every output column's name as a JSON string followed by `:`.
-    let quotedNames: [[UInt8]]
+    /// For JSON output: every output column's name as a JSON string followed by `:`, back to
+    /// back, name `i` ending at `quotedNameEnds[i]`. Plain memory: reading a name for every
+    /// cell must not reference-count an array.
+    private let quotedNames: UnsafeMutableBufferPointer<UInt8>
+    private let quotedNameEnds: UnsafeMutableBufferPointer<Int>
     // The layout unpacked once: matching its payload for every cell would cost more than the cell.
     private let isCSV: Bool
     private let delimiter: UInt8
@@ -49,12 +53,29 @@ final class RecordEncoder: Sendable {
             self.isCSV = false
             self.delimiter = UInt8(ascii: ",")
         }
-        self.quotedNames = columnNames.map { name in
-            var bytes: [UInt8] = []
-            JSONStringEncoder.appendQuoted(Array(name.utf8), to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            return bytes
+        var names: [UInt8] = []
+        var ends: [Int] = []
+        for name in columnNames {
+            JSONStringEncoder.appendQuoted(Array(name.utf8), to: &names)
+            names.append(UInt8(ascii: ":"))
+            ends.append(names.count)
         }
+        quotedNames = .allocate(capacity: names.count)
+        _ = quotedNames.initialize(from: names)
+        quotedNameEnds = .allocate(capacity: ends.count)
+        _ = quotedNameEnds.initialize(from: ends)
+    }
+
+    deinit {
+        quotedNames.deallocate()
+        quotedNameEnds.deallocate()
+    }
+
+    /// Output column `name`'s name as a JSON string followed by `:`.
+    @inline(__always)
+    private func quotedName(_ name: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = name == 0 ? 0 : quotedNameEnds[name - 1]
+        return UnsafeBufferPointer(rebasing: quotedNames[start..<quotedNameEnds[name]])
     }
 
     /// Writes a whole record of cells (a CSV header row, for one).
@@ -90,7 +111,7 @@ final class RecordEncoder: Sendable {
         }
     }
 
-    /// Writes a cell: for JSON, as the member named `quotedNames[name]`. `separator` puts the
+    /// Writes a cell: for JSON, as the member named `quotedName(name)`. `separator` puts the
     /// delimiter (or comma) before it: every cell but a record's first.
     @inline(__always)
     func cell<Sink: ByteSink>(
@@ -101,7 +122,7 @@ final class RecordEncoder: Sendable {
             CSVFieldEncoder.append(value, delimiter: delimiter, escapeFormulas: escapeFormulas, to: &out)
         } else {
             if separator { out.append(UInt8(ascii: ",")) }
-            quotedNames[name].withUnsafeBufferPointer { out.append($0) }
+            out.append(quotedName(name))
             let prefix = escapeFormulas && FormulaGuard.isTrigger(value.first) ? FormulaGuard.prefix : nil
             if var buffer = out as? ByteBuffer {
                 JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &buffer)
@@ -123,7 +144,7 @@ final class RecordEncoder: Sendable {
             out.append(value)
         } else {
             if separator { out.append(UInt8(ascii: ",")) }
-            quotedNames[name].withUnsafeBufferPointer { out.append($0) }
+            out.append(quotedName(name))
             out.append(0x22)
             out.append(value)
             out.append(0x22)
@@ -133,7 +154,7 @@ final class RecordEncoder: Sendable {
 
 extension CellMasker {
     /// Masks the cell of spec column `index` (or counts it empty) and writes its added cells, the
-    /// first named `quotedNames[firstName]`. `separator`: the record already has cells. Returns
+    /// first named `quotedName(firstName)`. `separator`: the record already has cells. Returns
     /// the name index after them.
     @inline(__always)
     func writeAddedCells(
