@@ -169,6 +169,37 @@ struct PipelineTests {
         #expect(try folder.text("report.json") == (try reference.text("report.json")))
     }
 
+    @Test(
+        "CSV with bare CR record ends: each record counted, and a bad one taken out alone",
+        arguments: chunkSizes, [1, 2])
+    func csvBareCarriageReturns(chunkSize: Int, jobs: Int) throws {
+        // libcsv ends a record at a CR, as an old Mac export does; lines are still counted by LF.
+        var input = Input(header: "id,phone,note\n")
+        input.add("1,5551234567,a\r")
+        input.add("2,555\r", bad: "expected 3 fields as in the header, found 2")
+        input.add("3,555,b,c\r", bad: "expected 3 fields as in the header, found 4")
+        input.add("4,5551234,x\n")
+        input.add("5,\"555\r1234\",y\r\n")
+        input.add(
+            [UInt8]("6,555".utf8) + [0xFF] + Array("1234,x\r".utf8), bad: "invalid UTF-8 in column \"phone\"")
+        // A parse error: the bad record goes on to the end of the line, as the reader cuts records.
+        input.add("7,55\"5,x\r8,5551234567,y\n", bad: Self.stray)
+        input.add("9,5551234567,z")
+        let folder = try TemporaryFolder()
+        try folder.write("data.csv", input.bytes)
+        let outcome = try runPipeline(
+            spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", report: "report.json",
+            policy: .quarantine, quarantine: "bad.csv", jobs: jobs, chunkSize: chunkSize)
+        let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+        #expect(report.rows == input.records)
+        #expect(report.rejected?.map(\.line) == input.bad.map(\.line))
+        #expect(report.rejected?.map(\.reason) == input.bad.map(\.reason))
+        #expect(report.columns[0].stats.cells == input.good.count)
+        #expect(try folder.read("bad.csv") == input.quarantine)
+        let records = try folder.text("clean.csv").split(separator: "\n").map { $0.prefix { $0 != "," } }
+        #expect(records == ["id", "1", "4", "5", "9"])
+    }
+
     @Test("CSV skip: the same records left out, no quarantine file", arguments: [1, 64])
     func csvSkip(chunkSize: Int) throws {
         let input = Self.csvInput(unterminatedAtEnd: false)

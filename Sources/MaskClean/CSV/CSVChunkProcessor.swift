@@ -78,6 +78,7 @@ final class CSVChunkProcessor: ChunkProcessor {
     private func process(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
         guard let base = bytes.baseAddress else { return }
         let hasNUL = memchr(base, 0, bytes.count) != nil
+        let hasCR = memchr(base, 0x0D, bytes.count) != nil
         var line = chunk.firstLine
         recordLine = line
         recordStart = 0
@@ -86,6 +87,17 @@ final class CSVChunkProcessor: ChunkProcessor {
             var lineEnd = bytes.count
             if let feed = memchr(base + lineStart, 0x0A, bytes.count - lineStart) {
                 lineEnd = base.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            // libcsv ends a record at a bare CR too: the line is fed up to it, so that each piece
+            // fed ends at most one record and a bad one is taken out alone. Lines are still
+            // counted by LF.
+            var endsLine = lineEnd < bytes.count || bytes.last == 0x0A
+            if hasCR, let cr = memchr(base + lineStart, 0x0D, lineEnd - lineStart) {
+                let crEnd = base.distance(to: cr.assumingMemoryBound(to: UInt8.self)) + 1
+                if crEnd < bytes.count, bytes[crEnd] != 0x0A {
+                    lineEnd = crEnd
+                    endsLine = false
+                }
             }
             let lineBytes = UnsafeRawBufferPointer(start: base + lineStart, count: lineEnd - lineStart)
             var problem: String?
@@ -112,11 +124,11 @@ final class CSVChunkProcessor: ChunkProcessor {
                 recordLine = line
                 continue
             }
+            if endsLine { line += 1 }
             if parser.isBetweenRecords {
-                recordLine = line + 1
+                recordLine = line
                 recordStart = lineEnd
             }
-            line += 1
             lineStart = lineEnd
         }
         if chunk.isLast || !parser.isBetweenRecords {
