@@ -224,7 +224,6 @@ private struct Run {
         var splitter = CSVSplitter(delimiter: inputDelimiter)
         var block = [UInt8](repeating: 0, count: 64 * 1024)
         var scanned = -1  // set past the byte-order mark, if any, once the first bytes are in
-        var lineFeeds = 0
         var end: Int?
         // Line by line, so that the first record boundary is the one found.
         reading: while true {
@@ -235,7 +234,6 @@ private struct Run {
                 let scan = bytes.withUnsafeBufferPointer {
                     splitter.scan(UnsafeBufferPointer(rebasing: $0[scanned...feed]))
                 }
-                lineFeeds += 1
                 scanned = feed + 1
                 if scan.boundary != nil {
                     end = scanned
@@ -260,9 +258,24 @@ private struct Run {
                 input.name, line: 1, "empty file: no header line (a CSV input starts with its column names)"
             )
         }
-        let headerBytes = Array(bytes[skip..<headerEnd])
+        var headerBytes = Array(bytes[skip..<headerEnd])
         let parser = CSVParser(delimiter: inputDelimiter)
-        let parsed = headerBytes.withUnsafeBytes { parser.feed($0) } && parser.finish()
+        // libcsv also ends a record at a bare CR (an old Mac export): the header ends where its
+        // record does, and the records after it on the line are data.
+        var parsed = true
+        var headerLength = 0
+        while headerLength < headerBytes.count, parser.completedRecords.isEmpty, parsed {
+            var pieceEnd = headerBytes.count
+            if let cr = headerBytes[headerLength...].firstIndex(of: 0x0D), cr + 1 < headerBytes.count,
+                headerBytes[cr + 1] != 0x0A
+            {
+                pieceEnd = cr + 1
+            }
+            parsed = headerBytes[headerLength..<pieceEnd].withUnsafeBytes { parser.feed($0) }
+            headerLength = pieceEnd
+        }
+        if parsed && parser.completedRecords.isEmpty { parsed = parser.finish() }
+        headerBytes.removeLast(headerBytes.count - headerLength)
         guard parsed, let fieldCount = parser.completedRecords.first else {
             throw .data(input.name, line: 1, parsed ? "no header line" : parser.errorDescription)
         }
@@ -278,7 +291,7 @@ private struct Run {
         let terminator: [UInt8] = headerBytes.suffix(2) == [0x0D, 0x0A] ? [0x0D, 0x0A] : [0x0A]
         return CSVHeader(
             names: names, terminator: terminator, hadByteOrderMark: hadByteOrderMark,
-            leftover: Array(bytes[headerEnd...]), nextLine: 1 + lineFeeds)
+            leftover: Array(bytes[(skip + headerLength)...]), nextLine: 1 + headerBytes.count { $0 == 0x0A })
     }
 
     // MARK: JSON
