@@ -59,8 +59,25 @@ final class ByteBuffer: ByteSink, @unchecked Sendable {
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        let target = UnsafeMutableRawPointer(base + count)
+        let length = bytes.count
+        // Most cells are a few bytes: two overlapping word copies cost less than a call to memcpy.
+        if length >= 8 && length <= 16 {
+            let raw = UnsafeRawPointer(source)
+            let head = raw.loadUnaligned(as: UInt64.self)
+            let tail = raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 4 && length < 8 {
+            let raw = UnsafeRawPointer(source)
+            let head = raw.loadUnaligned(as: UInt32.self)
+            let tail = raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+        } else {
+            target.copyMemory(from: source, byteCount: length)
+        }
+        count += length
     }
 
     func append(_ bytes: [UInt8]) {
