@@ -200,6 +200,69 @@ struct PipelineTests {
         #expect(records == ["id", "1", "4", "5", "9"])
     }
 
+    /// Lines of every shape a plain-line split must read as libcsv does.
+    static func mixedLines(delimiter: String) -> [UInt8] {
+        let d = delimiter
+        var bytes = Array("id\(d)phone\(d)note\n".utf8)
+        for row in 1...200 {
+            let line: String
+            switch row % 16 {
+            case 0: line = "\(row)\(d)5551234567\(d)plain\n"
+            case 1: line = "\(row)\(d)(555) 123-4567\(d)\"quoted\(d) with delimiter\"\n"
+            case 2: line = "\n"  // blank: no record
+            case 3: line = "   \n"  // one field of spaces: too few fields
+            case 4: line = "\(row)\(d)\(d)\n"  // empty cells
+            case 5: line = "\(row)\(d)555\(d)a\(d)b\n"  // too many fields
+            case 6: line = "\(row)\(d) 555 123 4567 \(d)padded\r\n"
+            case 7: line = "\(row)\(d)555-1234\(d)bare CR\r"
+            case 8: line = "\(row)\(d)\"555\n1234\"\(d)multi-line\n"
+            case 9: line = "\(row)\(d)55\"5\(d)stray quote\n"
+            case 10: line = "\(row)\(d)=1+2\(d)@formula\n"
+            case 11: line = "\r\n"
+            case 12: line = "\(row)\(d)+1 555 123 4567\(d)\"\"\n"
+            case 13: line = "\(row)\(d)5551234567\n"  // too few fields
+            case 14: line = "\(row)\(d)555\u{00E9}1234\(d)caf\u{00E9}\n"
+            default: line = "\(row)\(d)\(d)\(d)\(d)\n"
+            }
+            bytes += line.utf8
+            if row % 50 == 7 { bytes += [UInt8]("\(row)\(d)555".utf8) + [0xFF] + Array("1234\(d)x\n".utf8) }
+        }
+        bytes += "201\(d)5551234567\(d)no line break at the end".utf8
+        return bytes
+    }
+
+    @Test(
+        "CSV lines without quotes split at the delimiter: the same bytes and report as libcsv",
+        arguments: [",", "\t"], [7, 1 << 20])
+    func plainLinesAsLibcsv(delimiter: String, chunkSize: Int) throws {
+        let folder = try TemporaryFolder()
+        try folder.write("data.csv", Self.mixedLines(delimiter: delimiter))
+        let separator = delimiter == "\t" ? UInt8(ascii: "\t") : nil
+        var runs: [(clean: [UInt8], bad: [UInt8], report: String)] = []
+        for split in [true, false] {
+            let outcome = try runPipeline(
+                spec: Self.spec, input: "data.csv", in: folder, output: "clean-\(split).csv",
+                report: "report-\(split).json", policy: .quarantine, quarantine: "bad-\(split).csv", jobs: 2,
+                chunkSize: chunkSize, delimiter: separator, splitsPlainLines: split)
+            let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+            #expect(report.rows == report.columns[0].stats.cells + report.rejectedCount)
+            runs.append(
+                (
+                    try folder.read("clean-\(split).csv"), try folder.read("bad-\(split).csv"),
+                    try folder.text("report-\(split).json")
+                ))
+        }
+        // Compared byte for byte (invalid UTF-8 included), shown as text when they differ.
+        let sameClean = runs[0].clean == runs[1].clean
+        let sameBad = runs[0].bad == runs[1].bad
+        #expect(sameClean, "split: \(String(decoding: runs[0].clean, as: UTF8.self))")
+        #expect(sameBad, "split: \(String(decoding: runs[0].bad, as: UTF8.self))")
+        #expect(runs[0].report == runs[1].report)
+        // The run read real records: good and bad ones, not an empty file twice.
+        #expect(runs[0].clean.count { $0 == 0x0A } > 100)
+        #expect(runs[0].bad.count { $0 == 0x0A } > 30)
+    }
+
     @Test("CSV skip: the same records left out, no quarantine file", arguments: [1, 64])
     func csvSkip(chunkSize: Int) throws {
         let input = Self.csvInput(unterminatedAtEnd: false)

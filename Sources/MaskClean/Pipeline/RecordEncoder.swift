@@ -87,6 +87,12 @@ final class RecordEncoder: @unchecked Sendable {
         endRecord(&out)
     }
 
+    /// Whether a CSV field read with `delimiter` that needs no quoting is written as it was read:
+    /// CSV out with the same delimiter, and no formula escaping.
+    func writesFieldsAsRead(delimiter: UInt8) -> Bool {
+        isCSV && self.delimiter == delimiter && !escapeFormulas
+    }
+
     var isJSON: Bool {
         if case .json = layout { return true }
         return false
