@@ -224,6 +224,17 @@ struct PipelineTests {
             case 14: line = "\(row)\(d)555\u{00E9}1234\(d)caf\u{00E9}\n"
             default: line = "\(row)\(d)\(d)\(d)\(d)\n"
             }
+            switch row % 11 {
+            case 0: bytes += "\"\(row)\"\(d)\"5551234567\"\(d)\"quoted without need\"\n".utf8
+            case 1: bytes += "\(row)\(d)\"555\"\"12\"\(d)\"say \"\"hi\"\"\"\r\n".utf8
+            case 2: bytes += "\(row)\(d)\"555\"x\(d)after the closing quote\n".utf8
+            case 3: bytes += "\(row)\(d) \"555\"\(d)space before the quote\n".utf8
+            case 4: bytes += "\(row)\(d)\"(555)\(d) 123-4567\"\(d)\"\"\r".utf8
+            case 5: bytes += "\(row)\(d)5551234567\(d)\"unclosed\r\n".utf8
+            case 6: bytes += "\(row)\(d)\"\"\(d)\"\"\"\"\n".utf8
+            case 7: bytes += "\(row)\(d)\"555\r1234\"\(d)x\n".utf8
+            default: break
+            }
             bytes += line.utf8
             if row % 50 == 7 { bytes += [UInt8]("\(row)\(d)555".utf8) + [0xFF] + Array("1234\(d)x\n".utf8) }
         }
@@ -232,7 +243,7 @@ struct PipelineTests {
     }
 
     @Test(
-        "CSV lines without quotes split at the delimiter: the same bytes and report as libcsv",
+        "CSV lines read without libcsv: the same bytes and report as through libcsv",
         arguments: [",", "\t"], [7, 1 << 20])
     func plainLinesAsLibcsv(delimiter: String, chunkSize: Int) throws {
         let folder = try TemporaryFolder()

@@ -20,8 +20,8 @@ public struct RunOptions: Sendable {
     public var chunkSize = 1 << 20
     /// A longer record is malformed input (a runaway quote, a 100 MB cell), not data.
     public var maximumRecordBytes = 32 << 20
-    /// CSV lines without a quote are split at the delimiter instead of going through libcsv.
-    /// Off only in tests, which check that both ways give the same bytes.
+    /// CSV records that lie whole on a line with simple quoting are split without libcsv. Off
+    /// only in tests, which check that both ways give the same bytes.
     var splitsPlainLines = true
 
     public init(input: String, output: String?, report: String? = nil, jobs: Int) {
