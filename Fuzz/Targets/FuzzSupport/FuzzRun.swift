@@ -3,8 +3,9 @@ import Foundation
 @testable import MaskClean
 
 /// One fuzz input through a whole `maskclean run`: written to a file, read with a spec that
-/// masks a phone and a date, written to /dev/null. The input's length picks the error mode,
-/// the job count and a tiny chunk size, so that records span chunks and chunks run in parallel.
+/// masks a phone and a date, written to files. The input's length picks the error mode, the job
+/// count and a tiny chunk size, so that records span chunks and chunks run in parallel. CSV runs
+/// twice, splitting plain lines and through libcsv only, and both must write the same bytes.
 public final class FuzzRun: @unchecked Sendable {
     public static let shared = FuzzRun()
 
@@ -35,14 +36,29 @@ public final class FuzzRun: @unchecked Sendable {
         }
         let path = "\(directory)/input.\(format.rawValue)"
         FileManager.default.createFile(atPath: path, contents: Data(input))
-        var options = RunOptions(input: path, output: "/dev/null", jobs: 1 + bytes.count % 2)
+        var options = RunOptions(input: path, output: "\(directory)/out", jobs: 1 + bytes.count % 2)
         options.inputFormat = format
         options.outputFormat = RecordFormat.allCases[bytes.count / 2 % RecordFormat.allCases.count]
         options.policy = [ErrorPolicy.fail, .skip, .quarantine][bytes.count / 8 % 3]
-        options.quarantine = "/dev/null"
+        options.quarantine = "\(directory)/bad"
         options.chunkSize = 16 + bytes.count % 48
         options.maximumRecordBytes = 4096
         options.escapeFormulas = bytes.count % 5 == 0
+        let split = outcome(options)
+        if format == .csv {
+            // Lines without a quote are split at the delimiter; libcsv must read them the same.
+            options.splitsPlainLines = false
+            let parsed = outcome(options)
+            precondition(split == parsed, "split lines and libcsv disagree:\n\(split)\n---\n\(parsed)")
+        }
+    }
+
+    /// What a run gave: its report or error, and the bytes it wrote.
+    private func outcome(_ options: RunOptions) -> String {
+        for path in [options.output, options.quarantine].compactMap({ $0 }) {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        var text: String
         do {
             let report = try Runner.run(spec, options)
             for column in report.columns {
@@ -51,13 +67,19 @@ public final class FuzzRun: @unchecked Sendable {
                     "the report does not balance: \(column.stats.cells) cells, \(report.rows) rows, \(report.rejectedCount) rejected"
                 )
             }
-            _ = report.json
+            text = report.json
             _ = report.summary
         } catch {
             precondition(
                 error.status == .dataError || error.status == .config,
                 "unexpected failure: \(error.status) \(error.message)")
             precondition(!error.message.isEmpty, "an error without a message")
+            text = "\(error.status) \(error.message)"
         }
+        for path in [options.output, options.quarantine].compactMap({ $0 }) {
+            let bytes = FileManager.default.contents(atPath: path).map { Array($0) } ?? []
+            text += "\n\(path): \(bytes)"
+        }
+        return text
     }
 }
