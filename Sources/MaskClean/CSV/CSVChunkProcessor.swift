@@ -285,14 +285,16 @@ final class CSVChunkProcessor: ChunkProcessor {
     func field(_ bytes: UnsafeRawBufferPointer) {
         let cell = bytes.assumingMemoryBound(to: UInt8.self)
         if fieldIndex == 0 { encoder.beginRecord(&output) }
+        // A field past the header's makes the record bad: it is counted, not written (for JSON
+        // it would have no name).
         if fieldIndex < plan.headerCount {
             for index in maskingStart[fieldIndex]..<maskingStart[fieldIndex + 1] {
                 let start = maskedBytes.count
                 maskedBytes.append(cell)
                 maskedRanges[maskingColumns[index]] = start..<maskedBytes.count
             }
+            encoder.cell(cell, name: fieldIndex, separator: fieldIndex > 0, &output)
         }
-        encoder.cell(cell, name: fieldIndex, separator: fieldIndex > 0, &output)
         fieldIndex += 1
     }
 
