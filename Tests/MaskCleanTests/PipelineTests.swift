@@ -82,6 +82,17 @@ struct PipelineTests {
         return input
     }
 
+    /// Runs `input` as `data.csv` under `--quarantine`: into `clean.csv`, `bad.csv` and
+    /// `report.json` of the folder returned.
+    static func quarantineRun(_ input: Input, jobs: Int, chunkSize: Int) throws -> (Report, TemporaryFolder) {
+        let folder = try TemporaryFolder()
+        try folder.write("data.csv", input.bytes)
+        let outcome = try runPipeline(
+            spec: spec, input: "data.csv", in: folder, output: "clean.csv", report: "report.json",
+            policy: .quarantine, quarantine: "bad.csv", jobs: jobs, chunkSize: chunkSize)
+        return (try #require(outcome.report, "\(outcome.error?.message ?? "")"), folder)
+    }
+
     // MARK: Failing
 
     @Test("CSV: the first bad record stops the run, named by the line it begins on", arguments: chunkSizes)
@@ -128,12 +139,7 @@ struct PipelineTests {
         arguments: chunkSizes, [1, 3])
     func csvQuarantine(chunkSize: Int, jobs: Int) throws {
         let input = Self.csvInput(unterminatedAtEnd: true)
-        let folder = try TemporaryFolder()
-        try folder.write("data.csv", input.bytes)
-        let outcome = try runPipeline(
-            spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", report: "report.json",
-            policy: .quarantine, quarantine: "bad.csv", jobs: jobs, chunkSize: chunkSize)
-        let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+        let (report, folder) = try Self.quarantineRun(input, jobs: jobs, chunkSize: chunkSize)
         #expect(try folder.read("bad.csv") == input.quarantine)
         #expect(report.rows == input.records)
         #expect(report.rejectedCount == input.bad.count)
@@ -185,12 +191,7 @@ struct PipelineTests {
         // A parse error: the bad record goes on to the end of the line, as the reader cuts records.
         input.add("7,55\"5,x\r8,5551234567,y\n", bad: Self.stray)
         input.add("9,5551234567,z")
-        let folder = try TemporaryFolder()
-        try folder.write("data.csv", input.bytes)
-        let outcome = try runPipeline(
-            spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", report: "report.json",
-            policy: .quarantine, quarantine: "bad.csv", jobs: jobs, chunkSize: chunkSize)
-        let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+        let (report, folder) = try Self.quarantineRun(input, jobs: jobs, chunkSize: chunkSize)
         #expect(report.rows == input.records)
         #expect(report.rejected?.map(\.line) == input.bad.map(\.line))
         #expect(report.rejected?.map(\.reason) == input.bad.map(\.reason))
