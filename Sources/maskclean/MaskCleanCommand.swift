@@ -11,7 +11,8 @@ struct MaskCleanCommand: ParsableCommand {
             each column is. `check` does the same work without writing records and fails when a \
             column's quality is below its threshold.
 
-            Exit status: 0 all good; 1 a minComplete threshold was not met; 64 wrong usage; \
+            Exit status: 0 all good; 1 a minComplete threshold was not met, more records were \
+            rejected than maxRejected, or fewer read than minRows; 64 wrong usage; \
             65 malformed input data; 66 input file missing or unreadable; 73 output cannot be created; \
             74 write error; 78 bad spec.
             """,

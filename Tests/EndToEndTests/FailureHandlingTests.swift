@@ -79,7 +79,8 @@ struct FailureHandlingTests {
                 out.path("report.json"),
                 "--quarantine", out.path("bad.csv"), "--quiet",
             ], in: inputs.url)
-        #expect(outcome.status == 0, "\(outcome.stderr)")
+        // The long record is rejected: over the default maxRejected of 0, so exit 1.
+        #expect(outcome.status == 1, "\(outcome.stderr)")
         let quarantine = try Data(contentsOf: out.url.appendingPathComponent("bad.csv"))
         #expect(quarantine.count == long.count + (LargeFieldTests.megabytes << 20), "only the long record")
         #expect(quarantine.suffix(2) == Data("\"\n".utf8))
@@ -192,7 +193,7 @@ struct FailureHandlingTests {
                 "bad.csv", "--quiet",
             ],
             in: scratch.url)
-        #expect(outcome.status == 0)
+        #expect(outcome.status == 1, "one rejected record is over the default maxRejected of 0")
         #expect(
             try String(contentsOfFile: scratch.path("bad.csv"), encoding: .utf8) == "2,5\"5,\"multi\nline\"\n"
         )

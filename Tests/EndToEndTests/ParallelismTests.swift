@@ -71,7 +71,8 @@ struct ParallelismTests {
                     "report-\(jobs).json",
                     "--quarantine", "bad-\(jobs).csv", "--jobs", jobs, "--quiet",
                 ], in: scratch.url)
-            #expect(outcome.status == 0, "\(outcome.stderr)")
+            // Rejected records fail the default maxRejected of 0: exit 1, outputs written.
+            #expect(outcome.status == 1, "\(outcome.stderr)")
             results.append(
                 try ["clean-\(jobs).csv", "report-\(jobs).json", "bad-\(jobs).csv"].map {
                     try Data(contentsOf: scratch.url.appendingPathComponent($0))

@@ -82,7 +82,7 @@ struct OversizedRecordSkippingTests {
         #expect(try folder.text("bad.csv") == long, "only the long record is quarantined")
         #expect(report.rows == row)
         #expect(report.rejectedCount == 1)
-        #expect(report.rejected?.first?.line == longLine)
+        #expect(report.rejected.first?.line == longLine)
         #expect(report.columns[0].stats.cells == row - 1)
         #expect(
             try folder.text("clean.csv").hasSuffix(

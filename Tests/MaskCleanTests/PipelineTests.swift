@@ -144,8 +144,8 @@ struct PipelineTests {
         #expect(report.rows == input.records)
         #expect(report.rejectedCount == input.bad.count)
         // Ten samples are kept: the first ten bad records, in input order.
-        #expect(report.rejected?.map(\.line) == input.bad.prefix(10).map(\.line))
-        #expect(report.rejected?.map(\.reason) == input.bad.prefix(10).map(\.reason))
+        #expect(report.rejected.map(\.line) == input.bad.prefix(10).map(\.line))
+        #expect(report.rejected.map(\.reason) == input.bad.prefix(10).map(\.reason))
         let written = report.columns[0].stats.cells
         #expect(written == input.good.count)
         #expect(report.rows == written + report.rejectedCount)
@@ -193,8 +193,8 @@ struct PipelineTests {
         input.add("9,5551234567,z")
         let (report, folder) = try Self.quarantineRun(input, jobs: jobs, chunkSize: chunkSize)
         #expect(report.rows == input.records)
-        #expect(report.rejected?.map(\.line) == input.bad.map(\.line))
-        #expect(report.rejected?.map(\.reason) == input.bad.map(\.reason))
+        #expect(report.rejected.map(\.line) == input.bad.map(\.line))
+        #expect(report.rejected.map(\.reason) == input.bad.map(\.reason))
         #expect(report.columns[0].stats.cells == input.good.count)
         #expect(try folder.read("bad.csv") == input.quarantine)
         let records = try folder.text("clean.csv").split(separator: "\n").map { $0.prefix { $0 != "," } }
@@ -333,8 +333,8 @@ struct PipelineTests {
         let blank = input.good.filter { $0 == [0x0A] }.count
         #expect(report.rows == input.records - blank)
         #expect(report.rejectedCount == input.bad.count)
-        #expect(report.rejected?.map(\.line) == input.bad.prefix(10).map(\.line))
-        #expect(report.rejected?.map(\.reason) == input.bad.prefix(10).map(\.reason))
+        #expect(report.rejected.map(\.line) == input.bad.prefix(10).map(\.line))
+        #expect(report.rejected.map(\.reason) == input.bad.prefix(10).map(\.reason))
         #expect(try folder.read("bad.ndjson") == input.quarantine)
         let lines = try folder.text("clean.ndjson").split(separator: "\n")
         #expect(lines.count == input.good.count - blank)
@@ -381,7 +381,7 @@ struct PipelineTests {
         let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
         #expect(report.rows == 30)
         #expect(report.rejectedCount == 12)
-        #expect(report.rejected?.map(\.line) == Array(expectedLines.prefix(10)))
+        #expect(report.rejected.map(\.line) == Array(expectedLines.prefix(10)))
         let clean = try folder.text("clean.json")
         let parsed = try JSONSerialization.jsonObject(with: Data(clean.utf8)) as? [[String: Any]]
         #expect(parsed?.count == 18)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import MaskClean
 
-/// DESIGN §5: the report's arithmetic and its exact JSON.
+/// The report's arithmetic and its exact JSON (docs/report.md).
 @Suite("Report")
 struct ReportTests {
     func spec(_ columns: String) throws -> Spec {
@@ -28,8 +28,8 @@ struct ReportTests {
         return stats
     }
 
-    func column(_ json: String, _ stats: ColumnStats) throws -> Report.Column {
-        Report.Column(spec: try spec(json).columns[0], stats: stats)
+    func column(_ json: String, _ stats: ColumnStats, rejected: Int = 0) throws -> Report.Column {
+        Report.Column(spec: try spec(json).columns[0], stats: stats, rejected: rejected)
     }
 
     // MARK: Ratios
@@ -38,19 +38,38 @@ struct ReportTests {
     func completeRatio() throws {
         let counts = stats(complete: 930, lossy: 20, incomplete: 30, empty: 20)
         let optional = try column(#"{"name":"phone","format":"[0]"}"#, counts)
-        #expect(optional.completeRatio == 930.0 / 980.0)
+        #expect(optional.completeRatio.value == 930.0 / 980.0)
         let required = try column(#"{"name":"phone","format":"[0]","required":true}"#, counts)
-        #expect(required.completeRatio == 930.0 / 1000.0)
+        #expect(required.completeRatio.value == 930.0 / 1000.0)
+    }
+
+    /// Regression: rejected records used to be left out of the denominator, so a file whose every
+    /// record was rejected reported 1.0 and passed.
+    @Test("a rejected record counts as not complete: complete ÷ (rows − empty), rows with rejected")
+    func rejectedRecordsCountAgainstTheRatio() throws {
+        let counts = stats(complete: 6_217, lossy: 1_000, incomplete: 795, empty: 15)
+        let phone = try column(#"{"name":"phone","format":"[0]","minComplete":0.7761}"#, counts, rejected: 3)
+        #expect(phone.rows == 8_030)
+        #expect(phone.completeRatio == Ratio(6_217, of: 8_015))
+        #expect(phone.completeRatio.text(decimals: 4, against: nil) == "0.7756")
+        #expect(!phone.passed)
+        let allRejected = try column(#"{"name":"a","format":"[0]","minComplete":0.9}"#, stats(), rejected: 2)
+        #expect(allRejected.completeRatio.value == 0)
+        #expect(!allRejected.passed)
+        let required = try column(
+            #"{"name":"a","format":"[0]","required":true}"#, stats(complete: 3, empty: 1), rejected: 1)
+        #expect(required.completeRatio == Ratio(3, of: 5))
     }
 
     @Test("completeRatio is 1 when there is nothing to divide by")
     func ratioOfNothing() throws {
-        #expect(try column(#"{"name":"a","format":"[0]"}"#, stats()).completeRatio == 1)
-        #expect(try column(#"{"name":"a","format":"[0]"}"#, stats(empty: 7)).completeRatio == 1)
-        #expect(try column(#"{"name":"a","format":"[0]","required":true}"#, stats()).completeRatio == 1)
+        #expect(try column(#"{"name":"a","format":"[0]"}"#, stats()).completeRatio.value == 1)
+        #expect(try column(#"{"name":"a","format":"[0]"}"#, stats(empty: 7)).completeRatio.value == 1)
+        #expect(try column(#"{"name":"a","format":"[0]","required":true}"#, stats()).completeRatio.value == 1)
         // Required, all empty: the empties count against it.
         #expect(
-            try column(#"{"name":"a","format":"[0]","required":true}"#, stats(empty: 7)).completeRatio == 0)
+            try column(#"{"name":"a","format":"[0]","required":true}"#, stats(empty: 7)).completeRatio.value
+                == 0)
     }
 
     @Test("passed compares the ratio with minComplete; no threshold always passes")
@@ -72,8 +91,8 @@ struct ReportTests {
     @Test("the run passes only when every column does")
     func runPassed() throws {
         var report = Report(
-            spec: try spec(#"{"name":"a","format":"[0]"},{"name":"b","format":"[0]","minComplete":0.9}"#),
-            collectsRejections: false)
+            spec: try spec(#"{"name":"a","format":"[0]"},{"name":"b","format":"[0]","minComplete":0.9}"#))
+        report.rows = 10
         report.columns[1].stats = stats(complete: 9, incomplete: 1)
         #expect(report.passed)
         report.columns[1].stats = stats(complete: 8, incomplete: 2)
@@ -152,15 +171,42 @@ struct ReportTests {
 
     @Test("rejections are kept as samples up to ten, and always counted")
     func rejections() throws {
-        var report = Report(spec: try spec(#"{"name":"a","format":"[0]"}"#), collectsRejections: true)
+        var report = Report(spec: try spec(#"{"name":"a","format":"[0]"}"#))
         for line in 1...12 { report.reject(line: line * 2, reason: "bad \(line)") }
         #expect(report.rejectedCount == 12)
-        #expect(report.rejected?.count == Report.rejectionSamplesKept)
-        #expect(report.rejected?.first == Rejection(line: 2, reason: "bad 1"))
-        #expect(report.rejected?.last == Rejection(line: 20, reason: "bad 10"))
-        var failing = Report(spec: try spec(#"{"name":"a","format":"[0]"}"#), collectsRejections: false)
-        failing.reject(line: 3, reason: "x")
-        #expect(failing.rejected == nil)
+        #expect(report.rejected.count == Report.rejectionSamplesKept)
+        #expect(report.rejected.first == Rejection(line: 2, reason: "bad 1"))
+        #expect(report.rejected.last == Rejection(line: 20, reason: "bad 10"))
+        #expect(report.columns[0].rejected == 12)
+    }
+
+    @Test("more rejected records than maxRejected fail the run, whatever the columns say")
+    func maxRejected() throws {
+        var report = Report(spec: try loadSpec(#"{"maxRejected":2,"columns":[{"name":"a","format":"[0]"}]}"#))
+        report.rows = 3
+        report.reject(line: 2, reason: "x")
+        report.reject(line: 3, reason: "y")
+        #expect(report.passed)
+        report.rows = 4
+        report.reject(line: 4, reason: "z")
+        #expect(!report.rejectedPassed)
+        #expect(!report.passed)
+        #expect(report.summary.contains("3 records rejected (maxRejected 2): FAILED\n"))
+    }
+
+    /// Regression: an empty export passed `check` as "0 rows: passed".
+    @Test("fewer records than minRows fail the run")
+    func minRows() throws {
+        let empty = Report(spec: try spec(#"{"name":"a","format":"[0]"}"#))
+        #expect(!empty.passed)
+        #expect(empty.summary.hasSuffix("0 rows (minRows 1): FAILED\n"))
+        var allowed = Report(spec: try loadSpec(#"{"minRows":0,"columns":[{"name":"a","format":"[0]"}]}"#))
+        #expect(allowed.passed)
+        allowed.minRows = 3
+        allowed.rows = 2
+        allowed.columns[0].stats = stats(complete: 2)
+        #expect(!allowed.passed)
+        #expect(allowed.summary.hasSuffix("2 rows (minRows 3): FAILED\n"))
     }
 
     // MARK: JSON
@@ -170,7 +216,7 @@ struct ReportTests {
         var report = Report(
             spec: try spec(
                 #"{"name":"phone","format":"+1 ([000]) [000]-[0000]","affineFormats":["[000]-[0000]","[000]-[0000]","+[00] [0000]"],"minComplete":0.98},{"name":"date","format":"[00]{/}[00]"}"#
-            ), collectsRejections: false)
+            ))
         report.rows = 1000
         var phone = ColumnStats(formats: 4)
         phone.complete = 930
@@ -187,6 +233,13 @@ struct ReportTests {
             {
               "rows": 1000,
               "passed": false,
+              "minRows": 1,
+              "rejected": {
+                "count": 0,
+                "max": 0,
+                "passed": true,
+                "samples": []
+              },
               "columns": [
                 {
                   "name": "phone",
@@ -194,7 +247,8 @@ struct ReportTests {
                   "lossy": 20,
                   "incomplete": 30,
                   "empty": 20,
-                  "completeRatio": 0.9490,
+                  "rejected": 0,
+                  "completeRatio": 0.9489,
                   "minComplete": 0.98,
                   "passed": false,
                   "droppedCharacters": 57,
@@ -218,6 +272,7 @@ struct ReportTests {
                   "lossy": 0,
                   "incomplete": 0,
                   "empty": 1000,
+                  "rejected": 0,
                   "completeRatio": 1.0000,
                   "minComplete": null,
                   "passed": true,
@@ -237,10 +292,11 @@ struct ReportTests {
         #expect((try? JSONSerialization.jsonObject(with: Data(report.json.utf8))) != nil)
     }
 
-    @Test("rejected comes after passed, only when bad records are skipped or quarantined")
+    @Test("rejected records: counted per column and in one object with the maxRejected verdict")
     func rejectedJSON() throws {
         var report = Report(
-            spec: try spec(#"{"name":"a","format":"[0]","minComplete":1}"#), collectsRejections: true)
+            spec: try loadSpec(
+                #"{"maxRejected":2,"columns":[{"name":"a","format":"[0]","minComplete":0.3}]}"#))
         report.rows = 3
         report.columns[0].stats = stats(complete: 1)
         report.reject(line: 3, reason: "unterminated quoted field")
@@ -249,8 +305,11 @@ struct ReportTests {
             {
               "rows": 3,
               "passed": true,
+              "minRows": 1,
               "rejected": {
                 "count": 2,
+                "max": 2,
+                "passed": true,
                 "samples": [
                   {"line": 3, "reason": "unterminated quoted field"},
                   {"line": 52, "reason": "invalid UTF-8 in column \\"a\\""}
@@ -263,8 +322,9 @@ struct ReportTests {
                   "lossy": 0,
                   "incomplete": 0,
                   "empty": 0,
-                  "completeRatio": 1.0000,
-                  "minComplete": 1,
+                  "rejected": 2,
+                  "completeRatio": 0.3333,
+                  "minComplete": 0.3,
                   "passed": true,
                   "droppedCharacters": 0,
                   "formats": {
@@ -280,16 +340,12 @@ struct ReportTests {
 
             """
         #expect(report.json == expected)
-        let none = Report(spec: try spec(#"{"name":"a","format":"[0]"}"#), collectsRejections: true)
-        #expect(none.json.contains("\"rejected\": {\n    \"count\": 0,\n    \"samples\": []\n  },"))
-        let failing = Report(spec: try spec(#"{"name":"a","format":"[0]"}"#), collectsRejections: false)
-        #expect(!failing.json.contains("rejected"))
     }
 
     @Test("format keys and names are escaped as JSON")
     func escapedKeys() throws {
         var report = Report(
-            spec: try spec(#"{"name":"say \"a\"","format":"\\[[000]\\]"}"#), collectsRejections: false)
+            spec: try spec(#"{"name":"say \"a\"","format":"\\[[000]\\]"}"#))
         report.columns[0].stats = stats(complete: 2)
         let parsed = try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any]
         let column = (parsed?["columns"] as? [[String: Any]])?.first
@@ -302,11 +358,11 @@ struct ReportTests {
         var report = Report(
             spec: try spec(
                 #"{"name":"a","format":"[0]","minComplete":0.5},{"name":"b","format":"[0]","minComplete":0.125}"#
-            ),
-            collectsRejections: false)
+            ))
         report.columns[0].stats = stats(complete: 2, incomplete: 1)
         let text = report.json
-        #expect(text.contains(#""completeRatio": 0.6667,"#))
+        // 2 ÷ 3 is written truncated: never rounded up past what was measured.
+        #expect(text.contains(#""completeRatio": 0.6666,"#))
         #expect(text.contains(#""minComplete": 0.5,"#))
         #expect(text.contains(#""minComplete": 0.125,"#))
     }
@@ -315,19 +371,62 @@ struct ReportTests {
     func summary() throws {
         var report = Report(
             spec: try spec(
-                #"{"name":"phone","format":"[0]","minComplete":0.9},{"name":"date","format":"[0]"}"#),
-            collectsRejections: true)
+                #"{"name":"phone","format":"[0]","minComplete":0.9},{"name":"date","format":"[0]"}"#))
         report.rows = 4
-        report.columns[0].stats = stats(complete: 2, lossy: 1, empty: 1)
-        report.columns[1].stats = stats(complete: 3, empty: 1)
+        report.columns[0].stats = stats(complete: 2, lossy: 1)
+        report.columns[1].stats = stats(complete: 2, empty: 1)
         report.reject(line: 9, reason: "x")
         let expected = """
             column  complete  lossy  incomplete  empty  threshold  result
-            phone     66.67%      1           0      1     90.00%    FAIL
-            date     100.00%      0           0      1          -    pass
-            4 rows, 1 rejected: FAILED (1 column below threshold)
+            phone     50.00%      1           0      0     90.00%    FAIL
+            date      66.66%      0           0      1          -    pass
+            1 record rejected (maxRejected 0): FAILED
+            4 rows, 1 rejected: FAILED (1 column below threshold, more records rejected than maxRejected)
 
             """
         #expect(report.summary == expected)
+    }
+
+    /// Regression: the summary printed `88.49%  threshold 88.49%  FAIL`, and the report
+    /// `"completeRatio": 1.0000, "passed": false` for 19,999 of 20,000.
+    @Test("a ratio is never rounded up: it shows as many decimals as its verdict needs")
+    func ratiosAgreeWithTheirVerdict() throws {
+        let justBelow = Ratio(88_489, of: 100_000)
+        #expect(!justBelow.meets(0.8849))
+        #expect(justBelow.text(decimals: 2, scale: 2, against: 0.8849) == "88.48")
+        let belowByLess = Ratio(884_899, of: 1_000_000)
+        #expect(belowByLess.text(decimals: 2, scale: 2, against: 0.8849) == "88.48")
+        let rounding = Ratio(88_4899, of: 1_000_000)
+        #expect(rounding.text(decimals: 2, scale: 2, against: 0.88489) == "88.489")
+        #expect(justBelow.text(decimals: 4, against: 0.8849) == "0.8848")
+        let justAbove = Ratio(88_496, of: 100_000)
+        #expect(justAbove.meets(0.88495))
+        #expect(justAbove.text(decimals: 2, scale: 2, against: 0.88495) == "88.496")
+        #expect(justAbove.text(decimals: 4, against: 0.88495) == "0.88496")
+        let exactly = Ratio(95, of: 100)
+        #expect(exactly.meets(0.95))
+        #expect(exactly.text(decimals: 4, against: 0.95) == "0.9500")
+        let almostAll = Ratio(19_999, of: 20_000)
+        #expect(almostAll.text(decimals: 4, against: 1) == "0.9999")
+        #expect(Ratio(2, of: 3).truncated(4) == "0.6666")
+        #expect(Ratio(5, of: 5).truncated(4) == "1.0000")
+        #expect(Ratio(0, of: 0).truncated(2, scale: 2) == "100.00")
+
+        var report = Report(spec: try spec(#"{"name":"phone","format":"[0]","minComplete":0.8849}"#))
+        report.rows = 100_000
+        report.columns[0].stats = stats(complete: 88_489, incomplete: 11_511)
+        #expect(report.summary.contains("88.48%      0       11511      0     88.49%    FAIL"))
+        report.columns[0].spec.minComplete = 0.88485
+        #expect(report.summary.contains("88.489%      0       11511      0    88.485%    pass"))
+        // Every ratio the report writes compares with its minComplete as its `passed` says.
+        for complete in [19_990, 19_998, 19_999, 20_000] {
+            var strict = Report(spec: try spec(#"{"name":"a","format":"[0]","minComplete":1}"#))
+            strict.rows = 20_000
+            strict.columns[0].stats = stats(complete: complete, incomplete: 20_000 - complete)
+            let parsed = try JSONSerialization.jsonObject(with: Data(strict.json.utf8)) as? [String: Any]
+            let column = try #require((parsed?["columns"] as? [[String: Any]])?.first)
+            let ratio = try #require(column["completeRatio"] as? Double)
+            #expect((ratio >= 1) == (column["passed"] as? Bool), "\(complete): \(ratio)")
+        }
     }
 }

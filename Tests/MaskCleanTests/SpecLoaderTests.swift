@@ -218,18 +218,62 @@ struct SpecLoaderTests {
     func minCompleteRange() throws {
         #expect(
             specError(column(#""minComplete":1.5"#))
-                == #"spec.json: columns[0] "phone": minComplete: expected a number from 0 to 1, got the number 1.5"#
+                == #"spec.json: columns[0] "phone": minComplete is a fraction from 0 to 1, got 1.5; did you mean 0.015?"#
         )
         #expect(
             specError(column(#""minComplete":-0.1"#))
-                == #"spec.json: columns[0] "phone": minComplete: expected a number from 0 to 1, got the number -0.1"#
+                == #"spec.json: columns[0] "phone": minComplete is a fraction from 0 to 1, got -0.1"#
         )
         #expect(
             specError(column(#""minComplete":1e1"#))
-                == #"spec.json: columns[0] "phone": minComplete: expected a number from 0 to 1, got the number 1e1"#
+                == #"spec.json: columns[0] "phone": minComplete is a fraction from 0 to 1, got 1e1; did you mean 0.1?"#
         )
+        #expect(
+            specError(column(#""minComplete":"0.9""#))
+                == #"spec.json: columns[0] "phone": minComplete: expected a number from 0 to 1, got the string "0.9""#
+        )
+        #expect(
+            specError(column(#""minComplete":250"#))
+                == #"spec.json: columns[0] "phone": minComplete is a fraction from 0 to 1, got 250"#)
         #expect(try loadSpec(column(#""minComplete":0"#)).columns[0].minComplete == 0)
         #expect(try loadSpec(column(#""minComplete":1"#)).columns[0].minComplete == 1)
+    }
+
+    /// Regression: a percentage where a fraction belongs (`95` for 0.95) was refused without a hint.
+    @Test("a threshold in percent is refused with the fraction it likely means")
+    func thresholdInPercent() {
+        #expect(
+            specError(column(#""minComplete":95"#))
+                == #"spec.json: columns[0] "phone": minComplete is a fraction from 0 to 1, got 95; did you mean 0.95?"#
+        )
+        #expect(
+            specError(column(#""minComplete":99.5"#))
+                == #"spec.json: columns[0] "phone": minComplete is a fraction from 0 to 1, got 99.5; did you mean 0.995?"#
+        )
+    }
+
+    @Test("maxRejected and minRows: whole numbers of records, 0 or more, defaults 0 and 1")
+    func recordCounts() throws {
+        let defaults = try loadSpec(column(""))
+        #expect(defaults.maxRejected == 0)
+        #expect(defaults.minRows == 1)
+        let set = try loadSpec(#"{"maxRejected":25,"minRows":0,"columns":[{"name":"a","format":"[0]"}]}"#)
+        #expect(set.maxRejected == 25)
+        #expect(set.minRows == 0)
+        for (json, got) in [
+            (#""maxRejected":-1"#, "the number -1"), (#""maxRejected":2.5"#, "the number 2.5"),
+            (#""maxRejected":"5""#, #"the string "5""#), (#""maxRejected":null"#, "null"),
+        ] {
+            #expect(
+                specError(#"{\#(json),"columns":[{"name":"a","format":"[0]"}]}"#)
+                    == "spec.json: maxRejected: expected a whole number of records, 0 or more, got \(got)")
+        }
+        #expect(
+            specError(#"{"minRows":true,"columns":[{"name":"a","format":"[0]"}]}"#)
+                == "spec.json: minRows: expected a whole number of records, 0 or more, got true")
+        #expect(
+            specError(#"{"maxRejcted":1,"columns":[{"name":"a","format":"[0]"}]}"#)
+                == #"spec.json: unknown key "maxRejcted" (did you mean "maxRejected"?)"#)
         #expect(try loadSpec(column(#""minComplete":0.98"#)).columns[0].minComplete == 0.98)
         #expect(try loadSpec(column(#""minComplete":null"#)).columns[0].minComplete == nil)
         #expect(try loadSpec(column("")).columns[0].minComplete == nil)

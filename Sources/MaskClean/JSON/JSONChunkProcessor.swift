@@ -51,6 +51,8 @@ final class JSONChunkProcessor: ChunkProcessor {
     @exclusivity(unchecked) private var decoded: [[UInt8]]
     /// `--escape-formulas` to JSON: where a `'` goes in the record's own string values.
     @exclusivity(unchecked) private var formulaInsertions: [Int] = []
+    /// Until the chunk's first record is read, its keys are noted in `result.keysSeen`.
+    @exclusivity(unchecked) private var notesKeys = false
 
     /// How reading one record went.
     private enum Outcome {
@@ -99,6 +101,8 @@ final class JSONChunkProcessor: ChunkProcessor {
     func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
         masker.resetStats()
         result = ChunkResult()
+        result.maskedKeysSeen = Array(repeating: false, count: plan.maskedKeys.count)
+        notesKeys = true
         self.output = output
         output.reserve(chunk.bytes.count * 2)
         if plan.isArray {
@@ -220,8 +224,10 @@ final class JSONChunkProcessor: ChunkProcessor {
                 if problem == nil { problem = self.member(key: key, value: value, in: bytes) }
             }
         } catch {
+            notesKeys = false
             return .broken("invalid JSON: \(error.message)")
         }
+        notesKeys = false
         if raw != nil, scanner.peek() != nil {
             return .broken("unexpected text after the record")
         }
@@ -234,6 +240,9 @@ final class JSONChunkProcessor: ChunkProcessor {
 
     /// Notes a member the record needs; says what is wrong with it, if anything.
     private func member(key: JSONToken, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if notesKeys, result.keysSeen.count < Self.keysNoted {
+            result.keysSeen.append(JSONScanner(bytes).decodeString(key) ?? "")
+        }
         // The key's bytes are its text unless it has escapes (rare): compared where they lie.
         if key.hasEscapes {
             let text = Array((JSONScanner(bytes).decodeString(key) ?? "").utf8)
@@ -263,6 +272,7 @@ final class JSONChunkProcessor: ChunkProcessor {
                     return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
                 }
                 guard let index = wantedKeys[wanted].masked else { continue }
+                result.maskedKeysSeen[index] = true
                 guard maskedValues[index] == nil else {
                     return "key \"\(plan.maskedKeys[index])\" appears twice"
                 }
@@ -289,6 +299,9 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
         return nil
     }
+
+    /// How many keys of a chunk's first record are noted for suggestions.
+    private static let keysNoted = 200
 
     private static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
 

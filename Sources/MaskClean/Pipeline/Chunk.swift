@@ -19,6 +19,10 @@ struct ChunkResult: Sendable {
     var rows = 0
     var stats: [ColumnStats] = []
     var rejections: [Rejection] = []
+    /// JSON: for each masked key, whether a record of the chunk has it (null included), and the
+    /// keys of the chunk's first record, to suggest a name when a masked key is in no record.
+    var maskedKeysSeen: [Bool] = []
+    var keysSeen: [String] = []
     /// With `--on-error fail`: the first bad record ends the run.
     var fatal: MaskCleanError?
 }

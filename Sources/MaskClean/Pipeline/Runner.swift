@@ -103,6 +103,9 @@ private struct Run {
     var quarantine: OutputFile?
     /// For a JSON array output: no record written yet, so the next one drops its leading comma.
     var firstRecord = true
+    /// JSON input: whether any record has each masked key, and the keys records were seen with.
+    var maskedKeysSeen: [Bool]
+    var keysSeen: [String] = []
 
     init(
         spec: Spec, options: RunOptions, input: InputFile, inputFormat: RecordFormat,
@@ -115,7 +118,8 @@ private struct Run {
         self.input = input
         self.inputFormat = inputFormat
         self.outputFormat = outputFormat
-        self.report = Report(spec: spec, collectsRejections: options.policy != .fail)
+        self.report = Report(spec: spec)
+        self.maskedKeysSeen = Array(repeating: false, count: spec.columns.count)
     }
 
     var inputDelimiter: UInt8 {
@@ -174,7 +178,8 @@ private struct Run {
                 let known = header.names.map { "\"\($0)\"" }.joined(separator: ", ")
                 throw .spec(
                     spec.file, column.place,
-                    "no column \"\(column.name)\" in \(input.name) (its columns: \(known))")
+                    "no column \"\(column.name)\" in \(input.name) (its columns: \(known))"
+                        + didYouMean(column.name, in: header.names))
             }
             guard indices.count == 1 else {
                 throw .data(
@@ -346,7 +351,21 @@ private struct Run {
                     maximumRecordBytes: options.maximumRecordBytes, leftover: leftover, firstLine: line),
                 processors)
         }
+        try checkMaskedKeysSeen()
         if outputFormat == .json { try output?.write(Array("\n]\n".utf8)) }
+    }
+
+    /// A masked key that no record has is a misspelled spec, not a column of empty cells. Only
+    /// known once every record is read: the outputs are still temporary then.
+    func checkMaskedKeysSeen() throws(MaskCleanError) {
+        guard report.rows > report.rejectedCount else { return }
+        for (column, seen) in zip(spec.columns, maskedKeysSeen) where !seen {
+            let known = keysSeen.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw .spec(
+                spec.file, column.place,
+                "no record of \(input.name) has the key \"\(column.name)\" (keys seen: \(known))"
+                    + didYouMean(column.name, in: keysSeen))
+        }
     }
 
     /// The first bytes of an NDJSON input, without a UTF-8 byte-order mark.
@@ -498,6 +517,10 @@ private struct Run {
         }
         for rejection in result.rejections {
             report.reject(line: rejection.line, reason: rejection.reason)
+        }
+        for (index, seen) in result.maskedKeysSeen.enumerated() where seen { maskedKeysSeen[index] = true }
+        for key in result.keysSeen where keysSeen.count < 200 && !keysSeen.contains(key) {
+            keysSeen.append(key)
         }
         if let output, !result.output.isEmpty {
             var bytes = result.output.bytes

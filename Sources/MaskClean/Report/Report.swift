@@ -1,3 +1,4 @@
+import Foundation
 import MaskEngine
 
 /// A cell worth showing in the report: the row it is in (data records counted from 1) and its
@@ -71,45 +72,125 @@ public struct ColumnStats: Sendable, Equatable {
     }
 }
 
-/// The completeness report of a run (DESIGN §5).
+/// The completeness report of a run (docs/report.md).
 public struct Report: Sendable {
     public struct Column: Sendable {
         public var spec: ColumnSpec
         public var stats: ColumnStats
+        /// Records that never reached the mask: the same for every column.
+        public var rejected = 0
 
-        /// complete ÷ (cells − empty), or complete ÷ cells when the column is `required`; 1 when
-        /// there is nothing to divide by. Cells are the records read minus the rejected ones.
-        public var completeRatio: Double {
-            let denominator = spec.required ? stats.cells : stats.cells - stats.empty
-            return denominator == 0 ? 1 : Double(stats.complete) / Double(denominator)
+        /// Every record read counts in one of the five: complete, lossy, incomplete, empty or
+        /// rejected.
+        public var rows: Int { stats.cells + rejected }
+
+        /// complete ÷ (rows − empty), or complete ÷ rows when the column is `required`: a
+        /// rejected record counts as not complete. 1 when there is nothing to divide by.
+        public var completeRatio: Ratio {
+            Ratio(stats.complete, of: spec.required ? rows : rows - stats.empty)
         }
 
         public var passed: Bool {
             guard let minimum = spec.minComplete else { return true }
-            return completeRatio >= minimum
+            return completeRatio.meets(minimum)
         }
     }
 
     /// Records read, rejected ones included.
     public var rows = 0
     public var columns: [Column]
-    /// Present when bad records are skipped or quarantined rather than fatal.
-    public var rejected: [Rejection]?
+    /// The first few records that could not be read (`--on-error skip`, `--quarantine`).
+    public var rejected: [Rejection] = []
     public var rejectedCount = 0
+    /// The most rejected records the spec allows (`maxRejected`).
+    public var maxRejected: Int
+    /// The fewest records the spec accepts (`minRows`).
+    public var minRows: Int
 
-    public init(spec: Spec, collectsRejections: Bool) {
+    public init(spec: Spec) {
         columns = spec.columns.map { Column(spec: $0, stats: ColumnStats(formats: $0.formats.count)) }
-        rejected = collectsRejections ? [] : nil
+        maxRejected = spec.maxRejected
+        minRows = spec.minRows
     }
 
-    public var passed: Bool { columns.allSatisfy(\.passed) }
+    public var rejectedPassed: Bool { rejectedCount <= maxRejected }
+    public var rowsPassed: Bool { rows >= minRows }
+    public var failedColumns: Int { columns.count { !$0.passed } }
+
+    public var passed: Bool { failedColumns == 0 && rejectedPassed && rowsPassed }
 
     public static let rejectionSamplesKept = 10
 
     mutating func reject(line: Int, reason: String) {
         rejectedCount += 1
-        if (rejected?.count ?? Int.max) < Self.rejectionSamplesKept {
-            rejected?.append(Rejection(line: line, reason: reason))
+        for index in columns.indices { columns[index].rejected += 1 }
+        if rejected.count < Self.rejectionSamplesKept {
+            rejected.append(Rejection(line: line, reason: reason))
         }
+    }
+}
+
+/// A share, kept as the two counts it came from so that it can be written without rounding up.
+public struct Ratio: Sendable, Equatable {
+    public var numerator: Int
+    public var denominator: Int
+
+    public init(_ numerator: Int, of denominator: Int) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    /// 1 when there is nothing to divide by.
+    public var value: Double {
+        denominator == 0 ? 1 : Double(numerator) / Double(denominator)
+    }
+
+    /// Whether the ratio is at least `threshold`, decided exactly on the threshold's decimal text
+    /// (`0.95`, not the binary number nearest to it), the way a reader of the report compares them.
+    public func meets(_ threshold: Double) -> Bool {
+        guard denominator > 0 else { return true }
+        return Decimal(numerator) >= Self.decimal(threshold) * Decimal(denominator)
+    }
+
+    /// The ratio with `decimals` digits after the point, truncated (never rounded up): 19,999 ÷
+    /// 20,000 is `0.9999`, where rounding would say `1.0000`. `scale` shifts the point (2 for a
+    /// percentage).
+    public func truncated(_ decimals: Int, scale: Int = 0) -> String {
+        guard denominator > 0, numerator < denominator else {
+            let fraction = decimals > 0 ? "." + String(repeating: "0", count: decimals) : ""
+            return "1" + String(repeating: "0", count: scale) + fraction
+        }
+        // Long division: the remainder stays below the denominator, so nothing overflows.
+        var digits = ""
+        var remainder = numerator
+        for _ in 0..<(scale + decimals) {
+            remainder *= 10
+            digits.append(Character(String(remainder / denominator)))
+            remainder %= denominator
+        }
+        var whole = String(digits.prefix(scale).drop { $0 == "0" })
+        if whole.isEmpty { whole = "0" }
+        let fraction = digits.dropFirst(scale)
+        return fraction.isEmpty ? whole : whole + "." + fraction
+    }
+
+    /// The shortest truncated text with at least `decimals` decimals that compares with
+    /// `threshold` as the ratio itself does: a ratio just below its threshold never reads as equal
+    /// to it, and the report's numbers always agree with its verdict.
+    public func text(decimals: Int, scale: Int = 0, against threshold: Double?) -> String {
+        guard let threshold else { return truncated(decimals, scale: scale) }
+        let passes = meets(threshold)
+        var limit = Self.decimal(threshold)
+        for _ in 0..<scale { limit *= 10 }
+        for places in decimals...(decimals + 18) {
+            let candidate = truncated(places, scale: scale)
+            if let shown = Decimal(string: candidate), (shown >= limit) == passes { return candidate }
+        }
+        return truncated(decimals + 18, scale: scale)
+    }
+
+    /// A threshold as the decimal number its shortest text says.
+    static func decimal(_ value: Double) -> Decimal {
+        Decimal(string: String(value)) ?? Decimal(value)
     }
 }

@@ -9,22 +9,26 @@ extension Report {
         out.raw(String(rows))
         out.key("passed")
         out.raw(passed ? "true" : "false")
-        if let rejected {
-            out.key("rejected")
-            out.beginObject()
-            out.key("count")
-            out.raw(String(rejectedCount))
-            out.key("samples")
-            out.beginArray()
-            for rejection in rejected {
-                out.element()
-                out.inlineObject([
-                    ("line", String(rejection.line)), ("reason", JSONTextWriter.quoted(rejection.reason)),
-                ])
-            }
-            out.endArray()
-            out.endObject()
+        out.key("minRows")
+        out.raw(String(minRows))
+        out.key("rejected")
+        out.beginObject()
+        out.key("count")
+        out.raw(String(rejectedCount))
+        out.key("max")
+        out.raw(String(maxRejected))
+        out.key("passed")
+        out.raw(rejectedPassed ? "true" : "false")
+        out.key("samples")
+        out.beginArray()
+        for rejection in rejected {
+            out.element()
+            out.inlineObject([
+                ("line", String(rejection.line)), ("reason", JSONTextWriter.quoted(rejection.reason)),
+            ])
         }
+        out.endArray()
+        out.endObject()
         out.key("columns")
         out.beginArray()
         for column in columns {
@@ -35,13 +39,13 @@ extension Report {
             out.raw(JSONTextWriter.quoted(column.spec.name))
             for (name, value) in [
                 ("complete", stats.complete), ("lossy", stats.lossy), ("incomplete", stats.incomplete),
-                ("empty", stats.empty),
+                ("empty", stats.empty), ("rejected", column.rejected),
             ] {
                 out.key(name)
                 out.raw(String(value))
             }
             out.key("completeRatio")
-            out.raw(String(format: "%.4f", column.completeRatio))
+            out.raw(column.completeRatio.text(decimals: 4, against: column.spec.minComplete))
             out.key("minComplete")
             out.raw(column.spec.minComplete.map { formatNumber($0) } ?? "null")
             out.key("passed")
@@ -92,13 +96,14 @@ extension Report {
         var rowsOfText: [[String]] = [header]
         for column in columns {
             let stats = column.stats
+            let minimum = column.spec.minComplete
             rowsOfText.append([
                 column.spec.name,
-                percentage(column.completeRatio),
+                column.completeRatio.text(decimals: 2, scale: 2, against: minimum) + "%",
                 String(stats.lossy),
                 String(stats.incomplete),
                 String(stats.empty),
-                column.spec.minComplete.map(percentage) ?? "-",
+                minimum.map(percentage) ?? "-",
                 column.passed ? "pass" : "FAIL",
             ])
         }
@@ -111,17 +116,36 @@ extension Report {
             }
             lines.append(cells.joined(separator: "  "))
         }
-        var verdict = "\(rows) rows"
-        if rejectedCount > 0 || rejected != nil { verdict += ", \(rejectedCount) rejected" }
-        let failed = columns.filter { !$0.passed }.count
-        verdict +=
-            failed == 0 ? ": passed" : ": FAILED (\(failed) column\(failed == 1 ? "" : "s") below threshold)"
-        lines.append(verdict)
+        if rejectedCount > 0 || !rejectedPassed {
+            let records = rejectedCount == 1 ? "record" : "records"
+            lines.append(
+                "\(rejectedCount) \(records) rejected (maxRejected \(maxRejected)): \(rejectedPassed ? "passed" : "FAILED")"
+            )
+        }
+        if !rowsPassed {
+            lines.append("\(rows) row\(rows == 1 ? "" : "s") (minRows \(minRows)): FAILED")
+        } else {
+            var verdict = "\(rows) row\(rows == 1 ? "" : "s")"
+            if rejectedCount > 0 { verdict += ", \(rejectedCount) rejected" }
+            var reasons: [String] = []
+            if failedColumns > 0 {
+                reasons.append("\(failedColumns) column\(failedColumns == 1 ? "" : "s") below threshold")
+            }
+            if !rejectedPassed { reasons.append("more records rejected than maxRejected") }
+            verdict += reasons.isEmpty ? ": passed" : ": FAILED (" + reasons.joined(separator: ", ") + ")"
+            lines.append(verdict)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A threshold as a percentage, exactly as written in the spec: 0.95 is `95.00%`, 0.98765 is
+    /// `98.765%`.
     private func percentage(_ ratio: Double) -> String {
-        String(format: "%.2f%%", ratio * 100)
+        var text = "\(Ratio.decimal(ratio) * 100)"
+        let decimals = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? -1
+        if decimals < 0 { text += "." }
+        text += String(repeating: "0", count: max(0, 2 - max(decimals, 0)))
+        return text + "%"
     }
 
     private func formatNumber(_ value: Double) -> String {

@@ -6,6 +6,10 @@ public struct Spec: Sendable {
     public var file: String
     public var notations: [Notation]
     public var columns: [ColumnSpec]
+    /// The most records that may be rejected (skipped or quarantined) before the run fails.
+    public var maxRejected = 0
+    /// The fewest records an export may hold: an empty export is a failed export job.
+    public var minRows = 1
 
     /// Every column the run adds, in output order (DESIGN §3): for each spec column, formatted,
     /// extracted, status, then template.

@@ -6,7 +6,7 @@ import MaskEngine
 public enum SpecLoader {
     /// The keys a spec may have at the top, in a column and in a notation (DESIGN §3 and
     /// DIALECTS.md); any other key is an error.
-    public static let topKeys: [String] = ["notations", "columns"]
+    public static let topKeys: [String] = ["notations", "columns", "maxRejected", "minRows"]
     public static let columnKeys: [String] = [
         "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",
         "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
@@ -66,7 +66,10 @@ private struct SpecReader {
             columns.append(try column(node, index: index, specNotations: notations))
         }
         try checkOutputNames(columns)
-        return Spec(file: file, notations: notations, columns: columns)
+        var spec = Spec(file: file, notations: notations, columns: columns)
+        spec.maxRejected = try count(members["maxRejected"], place: "maxRejected") ?? spec.maxRejected
+        spec.minRows = try count(members["minRows"], place: "minRows") ?? spec.minRows
+        return spec
     }
 
     // MARK: Columns
@@ -91,7 +94,7 @@ private struct SpecReader {
         let autocomplete = try bool(members["autocomplete"], place: key("autocomplete")) ?? true
         let rightToLeft = try bool(members["rightToLeft"], place: key("rightToLeft")) ?? false
         let required = try bool(members["required"], place: key("required")) ?? false
-        let minComplete = try ratio(members["minComplete"], place: key("minComplete"))
+        let minComplete = try ratio(members["minComplete"], key: "minComplete", of: place)
         let columnNotations = try notationList(members["notations"], place: key("notations"))
 
         // Keys that belong to one syntax only are errors with another: they would be ignored.
@@ -269,13 +272,30 @@ private struct SpecReader {
         return value
     }
 
-    func ratio(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Double? {
+    /// A threshold is a fraction; `95` is a percentage written in the wrong unit.
+    func ratio(_ node: JSONNode?, key: String, of place: String) throws(MaskCleanError) -> Double? {
         guard let node else { return nil }
         if case .null = node { return nil }
-        guard case .number(let value, _, _) = node, (0...1).contains(value) else {
-            throw fail(place, "expected a number from 0 to 1, got \(node.kindDescription)")
+        guard case .number(let value, let text, _) = node else {
+            throw fail("\(place): \(key)", "expected a number from 0 to 1, got \(node.kindDescription)")
+        }
+        guard (0...1).contains(value) else {
+            var message = "\(key) is a fraction from 0 to 1, got \(text)"
+            if value > 1 && value <= 100 { message += "; did you mean \(Ratio.decimal(value) / 100)?" }
+            throw fail(place, message)
         }
         return value
+    }
+
+    /// A count of records: a whole number, 0 or more.
+    func count(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Int? {
+        guard let node else { return nil }
+        guard case .number(let value, _, _) = node, value >= 0, value == value.rounded(),
+            value < 1e15
+        else {
+            throw fail(place, "expected a whole number of records, 0 or more, got \(node.kindDescription)")
+        }
+        return Int(value)
     }
 
     func enumValue<Value: RawRepresentable & CaseIterable>(
@@ -291,6 +311,16 @@ private struct SpecReader {
         }
         return value
     }
+}
+
+/// `; did you mean "phone"?` for the name closest to a mistyped one: the same letters in another
+/// case first, then the nearest by edit distance; nothing when none is close.
+func didYouMean(_ word: String, in candidates: [String]) -> String {
+    let lowered = word.lowercased()
+    if let sameLetters = candidates.first(where: { $0.lowercased() == lowered }) {
+        return "; did you mean \"\(sameLetters)\"?"
+    }
+    return closest(to: word, in: candidates).map { "; did you mean \"\($0)\"?" } ?? ""
 }
 
 /// The allowed key closest to a mistyped one, when it is close enough to be the likely intent.

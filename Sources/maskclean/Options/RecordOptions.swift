@@ -33,7 +33,7 @@ struct RecordOptions: ParsableArguments {
 
     @Option(
         help:
-            "What to do with a record that cannot be read: fail (exit 65) or skip it and count it in the report."
+            "What to do with a record that cannot be read: fail (exit 65) or skip it and count it in the report (more than the spec's maxRejected fail the run)."
     )
     var onError: ErrorChoice?
 

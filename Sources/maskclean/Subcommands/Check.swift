@@ -3,12 +3,16 @@ import MaskClean
 
 // maskclean check SPEC INPUT [--report REPORT] [options]
 //
-// The work of `run` without writing records: for CI. Exits 1 when a column's complete ratio is
-// below its minComplete.
+// The work of `run` without writing records: for CI. Exits 1 when the export misses the spec's
+// gate: a column below its minComplete, more rejected records than maxRejected, fewer than minRows.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check an export against the spec's thresholds without writing records (for CI).",
-        discussion: "Exits 0 when every column meets its minComplete, 1 when one does not.")
+        discussion: """
+            Exits 0 when the export passes the spec's gate, 1 when it does not: a column's complete \
+            ratio is below its minComplete, more records were rejected than maxRejected (default 0), \
+            or fewer were read than minRows (default 1).
+            """)
 
     @OptionGroup var records: RecordOptions
 

@@ -10,8 +10,8 @@ struct Run: ParsableCommand {
         abstract: "Mask the spec's columns and write every record back with the added columns.",
         discussion: """
             Records are written to OUTPUT (default: stdout) through a temporary file renamed into place \
-            when the run succeeds, so a failed run leaves nothing half-written. Exits 1 when a column's \
-            minComplete threshold is not met.
+            when the run succeeds, so a failed run leaves nothing half-written. Exits 1 when the export \
+            misses the spec's gate (minComplete, maxRejected, minRows); the outputs are written then.
             """)
 
     @OptionGroup var records: RecordOptions
