@@ -18,11 +18,15 @@ FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 
 all: build
 
-# libcsv has no pkg-config file on Debian: look for its header.
+# libcsv has no pkg-config file on Debian: look for its header. groff checks the manual in the
+# tests.
 deps:
-	@if [ ! -f /usr/include/csv.h ]; then \
-		echo "Installing libcsv-dev…"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libcsv-dev; \
+	@missing=""; \
+	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
+	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing$$missing…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
 build: deps

@@ -56,4 +56,35 @@ struct ManualTests {
             #expect(Self.readme.contains("| \(status) |"), "the README does not list exit status \(status)")
         }
     }
+
+    /// Regression: `\(u2026` is not a groff escape; the ellipsis rendered as "026" with a warning.
+    @Test(
+        "groff renders the manual without a warning",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff"), "groff is not installed")
+    )
+    func manualRendersCleanly() throws {
+        let groff = Process()
+        groff.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        groff.arguments = [
+            "-man", "-Tutf8", "-ww", "-z", Self.root.appendingPathComponent("man/maskclean.1").path,
+        ]
+        let errors = Pipe()
+        groff.standardError = errors
+        groff.standardOutput = FileHandle.nullDevice
+        try groff.run()
+        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        groff.waitUntilExit()
+        #expect(groff.terminationStatus == 0)
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+
+    @Test("apply's help and the manual show -- before a value that starts with a hyphen")
+    func doubleDashDocumented() throws {
+        let help = try Maskclean.run(["apply", "--help"]).stdoutText
+        #expect(help.contains("-- -5551234"), "\(help)")
+        #expect(Self.manualText.contains("-- -5551234"))
+        let applied = try Maskclean.run(["apply", "[000]-[0000]", "--", "-5551234"])
+        #expect(applied.status == 0)
+        #expect(applied.stdoutText.contains("-5551234  555-1234"), "\(applied.stdoutText)")
+    }
 }

@@ -11,7 +11,10 @@ struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
             "Try a format on values: prints formatted, extracted, status, chosen format and placeholder.",
-        discussion: "With no VALUE, values are read from stdin, one per line.")
+        discussion: """
+            With no VALUE, values are read from stdin, one per line. Put -- before the values when \
+            one starts with a hyphen: maskclean apply '[000]-[0000]' -- -5551234
+            """)
 
     @Argument(help: "The primary format, e.g. '+1 ([000]) [000]-[0000]'.")
     var format: String
