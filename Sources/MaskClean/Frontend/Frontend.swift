@@ -24,7 +24,6 @@ public enum Frontend {
 
     /// Runs and returns the exit status (DESIGN §4).
     public static func run(_ settings: Settings) -> ExitStatus {
-        TemporaryFiles.shared.installSignalHandlers()
         var options = settings.options
         let bar = settings.progress && !settings.quiet && isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         if let bar { options.progress = { read, size in bar.update(read: read, size: size) } }

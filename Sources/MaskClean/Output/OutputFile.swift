@@ -29,51 +29,109 @@ public final class OutputFile {
             return
         }
         name = path
+        // A link is followed: what it points to is written or replaced, never the link itself
+        // (`-o /dev/stdout` when standard output is a file, or any symlink to a report).
         var info = stat()
         let exists = stat(path, &info) == 0
+        var target = Self.resolvingLinks(path)
+        var resolved = stat()
+        if exists,
+            stat(target, &resolved) != 0 || resolved.st_dev != info.st_dev || resolved.st_ino != info.st_ino
+        {
+            // A link the kernel follows but no path names (a deleted file behind /proc/self/fd):
+            // nothing to rename onto, so it is written in place.
+            target = path
+        }
         if exists, (info.st_mode & S_IFMT) == S_IFDIR {
             throw .cannotCreate(path, "is a directory")
         }
-        if exists, (info.st_mode & S_IFMT) != S_IFREG {
-            let opened = open(path, O_WRONLY | O_CLOEXEC)
+        if exists, (info.st_mode & S_IFMT) != S_IFREG || target == path && Self.isLink(path) {
+            let opened = open(path, O_WRONLY | O_CLOEXEC | ((info.st_mode & S_IFMT) == S_IFREG ? O_TRUNC : 0))
             guard opened >= 0 else { throw .cannotCreate(path, systemError(errno)) }
             descriptor = opened
             temporaryPath = nil
             finalPath = nil
             return
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        let base = (path as NSString).lastPathComponent
-        let temporary =
-            (directory.isEmpty ? "" : directory + "/")
-            + ".\(base).maskclean-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        // The user's umask applies; an existing file keeps its permissions.
-        let mode: mode_t = exists ? info.st_mode & 0o7777 : 0o666
+        let temporary = Self.temporaryPath(beside: target)
+        // The user's umask applies to a new file. A replaced one keeps its permission bits, but
+        // not setuid, setgid or sticky: the records are data, not a program.
+        let mode: mode_t = exists ? info.st_mode & 0o777 : 0o666
         TemporaryFiles.shared.register(temporary)
         let opened = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard opened >= 0 else {
             TemporaryFiles.shared.unregister(temporary)
             throw .cannotCreate(path, systemError(errno))
         }
-        if exists { fchmod(opened, mode) }
+        if exists {
+            // Keep the owner and group where the process may (as root), or the group alone, so
+            // that the consumers who could read the old file can read the new one.
+            if fchown(opened, info.st_uid, info.st_gid) != 0 {
+                _ = fchown(opened, uid_t.max, info.st_gid)
+            }
+            fchmod(opened, mode)
+        }
         descriptor = opened
         temporaryPath = temporary
-        finalPath = path
+        finalPath = target
+    }
+
+    static func isLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// The path a chain of symbolic links ends at (the path itself when it is not a link). A
+    /// dangling link gives the path it points to, which the output then creates.
+    static func resolvingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { return current }
+            let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("/") {
+                current = link
+            } else {
+                let directory = (current as NSString).deletingLastPathComponent
+                current = directory.isEmpty ? link : directory + "/" + link
+            }
+        }
+        return current
+    }
+
+    /// A new name beside `path` for the temporary file, within the file system's limit on a
+    /// name's length: a long file name is shortened in the temporary one, not refused.
+    static func temporaryPath(beside path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        let base = (path as NSString).lastPathComponent
+        let suffix = ".maskclean-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let limit = pathconf(directory.isEmpty ? "." : directory, Int32(_PC_NAME_MAX))
+        let room = (limit > 0 ? limit : 255) - 1 - suffix.utf8.count
+        var kept = Substring(base)
+        while kept.utf8.count > room { kept.removeLast() }
+        return (directory.isEmpty ? "" : directory + "/") + "." + kept + suffix
     }
 
     deinit {
         discard()
     }
 
-    /// Writes all the bytes, or throws a write error (exit 74). A reader that went away
-    /// (`maskclean run … | head`) is `BrokenPipe`, which ends the run quietly.
+    /// Writes all the bytes, or throws a write error (exit 74). A reader of standard output that
+    /// went away (`maskclean run … | head`) is `brokenPipe`, which ends the run quietly, as a Unix
+    /// filter does; a report or quarantine whose reader went away is a write error.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                if errno == EPIPE { throw MaskCleanError.brokenPipe }
+                if errno == EPIPE {
+                    if descriptor == STDOUT_FILENO { throw MaskCleanError.brokenPipe }
+                    throw .write(name, "cannot write: its reader closed the pipe")
+                }
                 throw .write(name, "cannot write: \(systemError(errno))")
             }
             offset += written
@@ -134,13 +192,14 @@ extension MaskCleanError {
     public var isBrokenPipe: Bool { status == .success && message.isEmpty }
 }
 
-/// The temporary files in use, so that SIGINT and SIGTERM can remove them before the process
-/// ends.
+/// The temporary files in use, so that a signal that ends the process can remove them first.
 public final class TemporaryFiles: @unchecked Sendable {
     public static let shared = TemporaryFiles()
     private let lock = NSLock()
+    /// Held while outputs are renamed into place, so that a signal lands before the first rename
+    /// or after the last: never between two.
+    private let commitLock = NSLock()
     private var paths: Set<String> = []
-    private var sources: [DispatchSourceSignal] = []
 
     func register(_ path: String) {
         lock.withLock { _ = paths.insert(path) }
@@ -150,35 +209,25 @@ public final class TemporaryFiles: @unchecked Sendable {
         lock.withLock { _ = paths.remove(path) }
     }
 
+    /// Runs `commits` (the renames of one run's outputs) with no abandonment in between.
+    func committing<Result>(_ commits: () throws(MaskCleanError) -> Result) throws(MaskCleanError) -> Result {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        return try commits()
+    }
+
+    /// Removes every temporary file, once any commit under way is done, and keeps further
+    /// commits from starting: for a process about to end on a signal.
+    public func abandon() {
+        commitLock.lock()
+        removeAll()
+    }
+
     /// Removes every temporary file now.
     public func removeAll() {
         lock.withLock {
             for path in paths { unlink(path) }
             paths.removeAll()
-        }
-    }
-
-    /// On SIGINT or SIGTERM: remove the temporary files, then end as the signal would have.
-    /// SIGPIPE is ignored, so that a closed standard output is a write error to handle.
-    public func installSignalHandlers() {
-        signal(SIGPIPE, SIG_IGN)
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                removeAll()
-                // Dispatch keeps the signal blocked: unblock it here and raise it again, so that
-                // the process ends as the signal would have ended it.
-                signal(number, SIG_DFL)
-                var set = sigset_t()
-                sigemptyset(&set)
-                sigaddset(&set, number)
-                pthread_sigmask(SIG_UNBLOCK, &set, nil)
-                raise(number)
-                _exit(128 + number)
-            }
-            source.resume()
-            lock.withLock { sources.append(source) }
         }
     }
 }

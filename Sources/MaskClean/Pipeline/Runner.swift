@@ -43,17 +43,8 @@ public enum Runner {
             inputFormat = try format(of: options.input)
         }
         let outputFormat = options.outputFormat ?? inputFormat
-        try checkPaths(options)
+        try checkPaths(options, spec: spec.file)
         let input = try InputFile(path: options.input)
-        if let identity = input.identity {
-            for (flag, path) in [
-                ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
-            ] {
-                if let path, path != "-", FileIdentity(path: path) == identity {
-                    throw .usage("\(flag) \(path) is the input file: writing it would destroy the input")
-                }
-            }
-        }
         var run = try Run(
             spec: spec, options: options, input: input, inputFormat: inputFormat, outputFormat: outputFormat)
         return try run.execute()
@@ -66,28 +57,66 @@ public enum Runner {
         throw .usage("cannot tell the format of \(what); use --input-format csv|tsv|json|ndjson")
     }
 
-    private static func checkPaths(_ options: RunOptions) throws(MaskCleanError) {
+    /// Refuses outputs that would destroy the input or the spec, or each other: paths are
+    /// compared by the file they name (a link, a hard link, `./out.csv` and `out.csv` alike).
+    private static func checkPaths(_ options: RunOptions, spec: String) throws(MaskCleanError) {
         let named = [
             ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
         ]
         .compactMap { flag, path in path.map { (flag, $0) } }
-        .filter { $0.1 != "-" }
-        for (index, (flag, path)) in named.enumerated() {
-            if path == options.input {
-                throw .usage("\(flag) \(path) is the input file: writing it would destroy the input")
+        var places: [(flag: String, path: String, place: FilePlace)] = []
+        for (flag, path) in named {
+            guard !path.isEmpty else { throw .usage("\(flag) needs a file name (or - for standard output)") }
+            let place = FilePlace(path)
+            for (protected, what) in [(options.input, "input"), (spec, "spec")] where protected != "-" {
+                if path == protected || place.isRegularFile && place == FilePlace(protected) {
+                    throw .usage("\(flag) \(path) is the \(what) file: writing it would destroy the \(what)")
+                }
             }
-            // Two outputs in one file would clobber each other; /dev/null takes any number.
-            if let other = named[..<index].first(where: { $0.1 == path }), !isSpecialFile(path) {
-                throw .usage("\(flag) and \(other.0) both name \(path)")
+            // Two outputs in one file would clobber each other; /dev/null or a terminal takes
+            // any number, but standard output carries one.
+            if let other = places.first(where: { $0.place == place }),
+                path == "-" || other.path == "-" || !place.isCharacterDevice
+            {
+                if path == other.path { throw .usage("\(flag) and \(other.flag) both name \(path)") }
+                throw .usage("\(flag) \(path) and \(other.flag) \(other.path) are the same file")
             }
+            places.append((flag, path, place))
         }
     }
 }
 
-/// An existing file that is not a regular one (`/dev/null`, a FIFO, a terminal).
-private func isSpecialFile(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+/// The file a path names, to tell two names for one file from two files.
+struct FilePlace: Equatable {
+    enum Identity: Equatable {
+        case file(device: UInt64, inode: UInt64)
+        /// A file that does not exist yet: its absolute path, links resolved.
+        case path(String)
+    }
+
+    var identity: Identity
+    var isRegularFile = false
+    var isCharacterDevice = false
+
+    /// `-` is standard output.
+    init(_ path: String) {
+        var info = stat()
+        let found = path == "-" ? fstat(STDOUT_FILENO, &info) == 0 : stat(path, &info) == 0
+        if found {
+            identity = .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
+            isCharacterDevice = (info.st_mode & S_IFMT) == S_IFCHR
+            return
+        }
+        let target = OutputFile.resolvingLinks(path)
+        let directory = (target as NSString).deletingLastPathComponent
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let parent =
+            realpath(directory.isEmpty ? "." : directory, &resolved) != nil
+            ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : directory
+        identity = .path(parent + "/" + (target as NSString).lastPathComponent)
+    }
 }
 
 /// The state of one run, from the opened input to the committed outputs.
@@ -144,9 +173,11 @@ private struct Run {
             try output?.flush()
             try quarantine?.flush()
             try reportFile?.flush()
-            try output?.commit()
-            try quarantine?.commit()
-            try reportFile?.commit()
+            try TemporaryFiles.shared.committing { () throws(MaskCleanError) in
+                try output?.commit()
+                try quarantine?.commit()
+                try reportFile?.commit()
+            }
             return report
         } catch {
             output?.discard()

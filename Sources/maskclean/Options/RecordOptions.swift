@@ -22,7 +22,10 @@ struct RecordOptions: ParsableArguments {
     @Option(help: "The CSV field delimiter: one character, or 'tab' (default: , or tab for TSV).")
     var delimiter: String?
 
-    @Option(help: "Worker threads (default: the number of active cores). Any number gives the same output.")
+    @Option(
+        help:
+            "Worker threads, 1 to 256 (default: the number of active cores, at most 64). Any number gives the same output."
+    )
     var jobs: Int?
 
     @Flag(help: "Print no summary on stderr.")
@@ -47,8 +50,16 @@ struct RecordOptions: ParsableArguments {
             """)
     var escapeFormulas = false
 
+    /// More workers than this only cost memory: the work is split among the cores.
+    static let maximumJobs = 256
+
     mutating func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if spec == "-" && input == "-" {
+            throw ValidationError("the spec and the input cannot both be standard input")
+        }
+        if let jobs, !(1...Self.maximumJobs).contains(jobs) {
+            throw ValidationError("--jobs must be from 1 to \(Self.maximumJobs)")
+        }
         if onError == .fail && quarantine != nil {
             throw ValidationError(
                 "--quarantine keeps going past bad records; it cannot go with --on-error fail")
@@ -75,7 +86,7 @@ struct RecordOptions: ParsableArguments {
     func settings(output: String?, outputFormat: FormatChoice?) throws -> Frontend.Settings {
         var options = RunOptions(
             input: input, output: output, report: report,
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
         options.inputFormat = inputFormat?.format
         options.outputFormat = outputFormat?.format
         options.delimiter = try delimiterByte()
