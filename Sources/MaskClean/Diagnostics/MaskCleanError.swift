@@ -64,3 +64,40 @@ func byteCount(_ bytes: Int) -> String {
     if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
     return "\(bytes) bytes"
 }
+
+/// Text from the data or the spec, made safe to show on a terminal: control characters (C0, DEL,
+/// C1) and the marks that reorder text are shown as escapes (`\x1b`, `\n`, `\u{202E}`), so that
+/// an input file cannot retitle, clear or rewrite the terminal of whoever reads a message, and a
+/// message stays one line. Every message, summary and table goes through it.
+public func visible(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    var shown = ""
+    for scalar in text.unicodeScalars {
+        guard needsEscape(scalar) else {
+            shown.unicodeScalars.append(scalar)
+            continue
+        }
+        switch scalar {
+        case "\n": shown += "\\n"
+        case "\r": shown += "\\r"
+        case "\t": shown += "\\t"
+        default:
+            shown +=
+                scalar.value < 0x80
+                ? "\\x" + hexDigits(scalar.value, count: 2) : "\\u{" + hexDigits(scalar.value, count: 4) + "}"
+        }
+    }
+    return shown
+}
+
+private func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
+}
+
+private func hexDigits(_ value: UInt32, count: Int) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, count - digits.count)) + digits
+}

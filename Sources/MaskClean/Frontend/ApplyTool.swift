@@ -79,7 +79,7 @@ public enum ApplyTool {
                 row.dropped,
             ]
             if withTemplate { cells.append(row.template ?? "") }
-            lines.append(cells.map(visible))
+            lines.append(cells.map { visible($0) })
         }
         let widths = header.indices.map { index in lines.map { $0[index].count }.max() ?? 0 }
         return lines.map { cells in
@@ -115,22 +115,5 @@ public enum ApplyTool {
         return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
             String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
         }
-    }
-
-    /// Control characters shown as escapes, so that a table row stays one line.
-    private static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            return text
-        }
-        return text.unicodeScalars.map { scalar in
-            switch scalar {
-            case "\n": return "\\n"
-            case "\r": return "\\r"
-            case "\t": return "\\t"
-            default:
-                return scalar.value < 0x20 || scalar.value == 0x7F
-                    ? String(format: "\\u{%02X}", scalar.value) : String(scalar)
-            }
-        }.joined()
     }
 }

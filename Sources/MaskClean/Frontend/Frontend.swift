@@ -47,7 +47,7 @@ public enum Frontend {
 /// Writes messages to stderr, one format for all of them.
 public enum Diagnostics {
     public static func error(_ error: MaskCleanError) {
-        print(error.message)
+        print(visible(error.message))
     }
 
     public static func print(_ text: String, terminator: String = "\n") {

@@ -44,12 +44,17 @@ public final class InputFile {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
             if errno == EINTR { continue }
+            if errno == EBADF && descriptor == STDIN_FILENO {
+                throw .noInput(name, "cannot read: standard input is closed")
+            }
             throw .noInput(name, "cannot read: \(systemError(errno))")
         }
     }
 
-    /// Reads a whole (small) file, such as the spec.
-    public static func readAll(path: String) throws(MaskCleanError) -> [UInt8] {
+    /// Reads a whole (small) file, such as the spec; past `limit` bytes, `tooLarge` says why not.
+    public static func readAll(
+        path: String, limit: Int = .max, tooLarge: () throws(MaskCleanError) -> Void = {}
+    ) throws(MaskCleanError) -> [UInt8] {
         let file = try InputFile(path: path)
         var bytes: [UInt8] = []
         var block = [UInt8](repeating: 0, count: 64 * 1024)
@@ -59,6 +64,7 @@ public final class InputFile {
             }
             if count == 0 { return bytes }
             bytes += block[..<count]
+            if bytes.count > limit { try tooLarge() }
         }
     }
 

@@ -302,6 +302,8 @@ public struct JSONScanner {
         let mantissa = text[(negative ? 1 : 0)..<e]
         let point = mantissa.firstIndex(of: UInt8(ascii: ".")) ?? mantissa.endIndex
         let digits = Array(mantissa[..<point]) + Array(mantissa[point...].dropFirst())
+        // Zero is zero whatever its exponent (`0e99999999999`).
+        if digits.allSatisfy({ $0 == UInt8(ascii: "0") }) { return negative ? "-0" : "0" }
         // The exponent's digits, capped: anything past the length limit is refused anyway.
         var exponent = 0
         var exponentDigits = text[(e + 1)...]

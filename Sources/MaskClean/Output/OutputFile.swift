@@ -60,8 +60,19 @@ public final class OutputFile {
         TemporaryFiles.shared.register(temporary)
         let opened = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard opened >= 0 else {
+            let problem = errno
             TemporaryFiles.shared.unregister(temporary)
-            throw .cannotCreate(path, systemError(errno))
+            let directory = PathParts(temporary).directory
+            var info = stat()
+            // The folder exists but takes no new file (`/proc/self/status`, a read-only mount):
+            // say so, rather than "no such file or directory".
+            if stat(directory.isEmpty ? "." : directory, &info) == 0 {
+                throw .cannotCreate(
+                    path,
+                    "cannot create a file in \(directory.isEmpty ? "." : directory) to write it through (\(systemError(problem)))"
+                )
+            }
+            throw .cannotCreate(path, systemError(problem))
         }
         if exists {
             // Keep the owner and group where the process may (as root), or the group alone, so
@@ -95,7 +106,7 @@ public final class OutputFile {
             if link.hasPrefix("/") {
                 current = link
             } else {
-                let directory = (current as NSString).deletingLastPathComponent
+                let directory = PathParts(current).directory
                 current = directory.isEmpty ? link : directory + "/" + link
             }
         }
@@ -105,8 +116,7 @@ public final class OutputFile {
     /// A new name beside `path` for the temporary file, within the file system's limit on a
     /// name's length: a long file name is shortened in the temporary one, not refused.
     static func temporaryPath(beside path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        let base = (path as NSString).lastPathComponent
+        let (directory, base) = (PathParts(path).directory, PathParts(path).name)
         let suffix = ".maskclean-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         let limit = pathconf(directory.isEmpty ? "." : directory, Int32(_PC_NAME_MAX))
         let room = (limit > 0 ? limit : 255) - 1 - suffix.utf8.count
@@ -131,6 +141,9 @@ public final class OutputFile {
                 if errno == EPIPE {
                     if descriptor == STDOUT_FILENO { throw MaskCleanError.brokenPipe }
                     throw .write(name, "cannot write: its reader closed the pipe")
+                }
+                if errno == EBADF && descriptor == STDOUT_FILENO {
+                    throw .write(name, "cannot write: standard output is closed")
                 }
                 throw .write(name, "cannot write: \(systemError(errno))")
             }
@@ -229,5 +242,21 @@ public final class TemporaryFiles: @unchecked Sendable {
             for path in paths { unlink(path) }
             paths.removeAll()
         }
+    }
+}
+
+/// A path's folder (empty for a bare name) and last component, split at the last slash.
+struct PathParts {
+    var directory: String
+    var name: String
+
+    init(_ path: String) {
+        guard let slash = path.lastIndex(of: "/") else {
+            directory = ""
+            name = path
+            return
+        }
+        directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        name = String(path[path.index(after: slash)...])
     }
 }

@@ -108,14 +108,18 @@ struct FilePlace: Equatable {
             isCharacterDevice = (info.st_mode & S_IFMT) == S_IFCHR
             return
         }
-        let target = OutputFile.resolvingLinks(path)
-        let directory = (target as NSString).deletingLastPathComponent
+        guard path != "-" else {
+            identity = .path("-")
+            return
+        }
+        let target = PathParts(OutputFile.resolvingLinks(path))
+        let directory = target.directory
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let parent =
             realpath(directory.isEmpty ? "." : directory, &resolved) != nil
             ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             : directory
-        identity = .path(parent + "/" + (target as NSString).lastPathComponent)
+        identity = .path(parent + "/" + target.name)
     }
 }
 

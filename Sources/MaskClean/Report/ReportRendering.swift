@@ -98,7 +98,7 @@ extension Report {
             let stats = column.stats
             let minimum = column.spec.minComplete
             rowsOfText.append([
-                column.spec.name,
+                visible(column.spec.name),
                 column.completeRatio.text(decimals: 2, scale: 2, against: minimum) + "%",
                 String(stats.lossy),
                 String(stats.incomplete),

@@ -15,16 +15,18 @@ public enum SpecLoader {
     public static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
 
     public static func load(path: String) throws(MaskCleanError) -> Spec {
-        let bytes: [UInt8]
-        do {
-            bytes = try InputFile.readAll(path: path)
-        } catch {
-            throw error
+        let bytes = try InputFile.readAll(path: path, limit: maximumBytes) { () throws(MaskCleanError) in
+            throw .spec(path, nil, "larger than \(byteCount(maximumBytes)): not a spec file")
         }
         return try parse(bytes, file: path)
     }
 
+    /// A spec is small: a larger file is not one (a path such as `/dev/zero` would never end).
+    public static let maximumBytes = 64 << 20
+
     public static func parse(_ bytes: [UInt8], file: String) throws(MaskCleanError) -> Spec {
+        // A UTF-8 byte-order mark is accepted, as it is in data.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         let root: JSONNode
         do {
             root = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in

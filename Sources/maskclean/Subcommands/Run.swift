@@ -23,6 +23,7 @@ struct Run: ParsableCommand {
     var outputFormat: FormatChoice?
 
     func run() throws {
+        StandardStreams.occupyClosed()
         Signals.install()
         let status = Frontend.run(try records.settings(output: output, outputFormat: outputFormat))
         throw ExitCode(status.rawValue)

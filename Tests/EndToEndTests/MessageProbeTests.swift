@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Messages that pointed the wrong way, and data that drove the terminal: each test reproduces
+/// what main printed before the fix.
+@Suite("Hostile probes: messages")
+struct MessageProbeTests {
+    static let spec = OutputSafetyProbeTests.spec
+    static let input = OutputSafetyProbeTests.input
+
+    func scratch() throws -> Scratch {
+        let scratch = try Scratch()
+        _ = try scratch.write("spec.json", Self.spec)
+        _ = try scratch.write("in.csv", Self.input)
+        return scratch
+    }
+
+    /// Regression: a header cell with escape sequences was printed raw in the "no column" message.
+    @Test("data quoted in a message cannot drive the terminal")
+    func escapesInMessages() throws {
+        let scratch = try scratch()
+        _ = try scratch.write("evil.csv", "id,\u{1B}]0;pwned\u{07}\u{1B}[2J\u{202E}x\n1,2\n")
+        let outcome = try Maskclean.run(["check", "spec.json", "evil.csv"], in: scratch.url)
+        #expect(outcome.status == 78)
+        #expect(!outcome.stderr.contains("\u{1B}"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("\u{07}"))
+        #expect(!outcome.stderr.contains("\u{202E}"))
+        #expect(
+            outcome.stderr.contains(#"(its columns: "id", "\x1b]0;pwned\x07\x1b[2J\u{202e}x")"#),
+            "\(outcome.stderr)")
+        #expect(outcome.stderr.hasSuffix("\n") && outcome.stderr.filter { $0 == "\n" }.count == 1, "one line")
+    }
+
+    /// Regression: closed standard streams were "invalid argument", and with `>&-` the records
+    /// could land in the report's temporary file.
+    @Test("a closed standard output or input is said to be closed")
+    func closedStandardStreams() throws {
+        let scratch = try scratch()
+        for (redirection, message, status) in [
+            (">&-", "stdout: cannot write: standard output is closed", 74),
+            ("<&-", "stdin: cannot read: standard input is closed", 66),
+        ] {
+            let input = redirection == "<&-" ? "- --input-format csv" : "in.csv"
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = [
+                "-c",
+                "'\(Maskclean.binary.path)' run spec.json \(input) --report report.json --quiet \(redirection) 2>err.txt",
+            ]
+            shell.currentDirectoryURL = scratch.url
+            try shell.run()
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == Int32(status), "\(redirection)")
+            let errors = try String(contentsOfFile: scratch.path("err.txt"), encoding: .utf8)
+            #expect(errors == message + "\n", "\(redirection): \(errors)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("report.json")), "nothing committed")
+        }
+    }
+
+    @Test(
+        "messages say what is actually wrong",
+        arguments: [
+            (
+                ["run", "spec.json", "in.csv", "-o", "/proc/self/status"], 73,
+                "/proc/self/status: cannot create a file in /proc/self"
+            ),
+            (["check", "/dev/zero", "in.csv"], 78, "/dev/zero: larger than 64 MiB: not a spec file"),
+        ])
+    func wrongMessages(arguments: [String], status: Int32, message: String) throws {
+        let scratch = try scratch()
+        let outcome = try Maskclean.run(arguments, in: scratch.url)
+        #expect(outcome.status == status, "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix(message), "\(outcome.stderr)")
+    }
+
+    /// Regression: a spec starting with a UTF-8 byte-order mark was refused as bad JSON.
+    @Test("a spec with a byte-order mark is read like one without")
+    func specByteOrderMark() throws {
+        let scratch = try scratch()
+        _ = try scratch.write("bom.json", "\u{FEFF}" + Self.spec)
+        let outcome = try Maskclean.run(["run", "bom.json", "in.csv", "--quiet"], in: scratch.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdoutText == OutputSafetyProbeTests.cleaned)
+    }
+
+    /// Regression: `0e99999999999` is zero, not "too large to write out".
+    @Test("a zero with a huge exponent is masked as 0")
+    func zeroWithHugeExponent() throws {
+        let scratch = try Scratch()
+        _ = try scratch.write("spec.json", #"{"columns":[{"name":"n","format":"[0]"}]}"#)
+        _ = try scratch.write("in.ndjson", "{\"n\":0e99999999999}\n{\"n\":-0.0E+5}\n")
+        let outcome = try Maskclean.run(["run", "spec.json", "in.ndjson", "--quiet"], in: scratch.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdoutText
+                == """
+                {"n":0e99999999999,"n_formatted":"0","n_extracted":"0","n_status":"complete"}
+                {"n":-0.0E+5,"n_formatted":"0","n_extracted":"0","n_status":"complete"}
+
+                """)
+    }
+}
