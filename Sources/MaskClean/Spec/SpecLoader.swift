@@ -155,7 +155,8 @@ private struct SpecReader {
     }
 
     func checkOutputNames(_ columns: [ColumnSpec]) throws(MaskCleanError) {
-        var seen: [String: String] = [:]
+        // Where each name was given: the message is only made for a repeated one.
+        var seen: [String: (column: Int, key: String)] = [:]
         for column in columns {
             for (key, name) in [
                 ("formattedColumn", column.formattedColumn), ("extractedColumn", column.extractedColumn),
@@ -163,9 +164,10 @@ private struct SpecReader {
             ] {
                 guard let name else { continue }
                 if let other = seen[name] {
-                    throw fail("\(column.place): \(key)", "\"\(name)\" is already the name of \(other)")
+                    let first = "\(columns[other.column].place) \(other.key)"
+                    throw fail("\(column.place): \(key)", "\"\(name)\" is already the name of \(first)")
                 }
-                seen[name] = "\(column.place) \(key)"
+                seen[name] = (column.index, key)
             }
         }
     }

@@ -87,6 +87,24 @@ public struct CharacterClass: Hashable, Sendable {
 
     /// Membership of the 128 ASCII characters as a bitmap, for the walker's ASCII fast path.
     var asciiBitmap: ASCIIBitmap {
+        // The built-in classes' bitmaps are worked out once for the process: a spec of 10⁵
+        // columns asks for them 10⁵ times.
+        if !isNegated {
+            switch base {
+            case .decimalDigit: return Self.decimalDigitBitmap
+            case .letter: return Self.letterBitmap
+            case .alphanumeric: return Self.alphanumericBitmap
+            default: break
+            }
+        }
+        return computedASCIIBitmap
+    }
+
+    private static let decimalDigitBitmap = CharacterClass.decimalDigit.computedASCIIBitmap
+    private static let letterBitmap = CharacterClass.letter.computedASCIIBitmap
+    private static let alphanumericBitmap = CharacterClass.alphanumeric.computedASCIIBitmap
+
+    private var computedASCIIBitmap: ASCIIBitmap {
         var bitmap = ASCIIBitmap()
         for value in UInt8(0)..<128 where contains(Unicode.Scalar(value)) {
             bitmap.insert(value)

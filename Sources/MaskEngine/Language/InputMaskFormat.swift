@@ -110,13 +110,17 @@ enum InputMaskFormat {
     static func splitAndSort(_ block: [Character]) -> [[Character]] {
         var runs: [[Character]] = []
         var current: [Character] = []
+        // The kind of the run's built-in slots, kept as the run grows: asking the run itself for
+        // every character made a long block quadratic.
+        var currentKind: SlotGroup?
         for character in block {
             let kind = group(of: character)
-            if kind != .other,
-                current.contains(where: { group(of: $0) != .other && group(of: $0) != kind })
-            {
-                runs.append(current)
-                current = []
+            if kind != .other {
+                if let currentKind, currentKind != kind {
+                    runs.append(current)
+                    current = []
+                }
+                currentKind = kind
             }
             current.append(character)
         }

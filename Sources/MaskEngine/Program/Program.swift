@@ -100,10 +100,7 @@ final class Program: Sendable {
             }
         }
         self.completeFrom = completeFrom
-        var dataASCII = ASCIIBitmap()
-        for byte in UInt8(0)..<128 where Character(Unicode.Scalar(byte)).isLetterOrDigitCluster {
-            dataASCII.insert(byte)
-        }
+        var dataASCII = Self.letterOrDigitASCII
         var dataClasses: [CharacterClass] = []
         for step in steps where step.isValue {
             let characterClass = classes[Int(step.index)]
@@ -119,6 +116,15 @@ final class Program: Sendable {
         let reachable = steps.firstIndex { $0.kind == .ellipsis }.map { steps[...$0] } ?? steps[...]
         self.capacities = (reachable.count, reachable.count { $0.kind != .free })
     }
+
+    /// The ASCII letters and digits, worked out once for the process rather than per program.
+    private static let letterOrDigitASCII: ASCIIBitmap = {
+        var bitmap = ASCIIBitmap()
+        for byte in UInt8(0)..<128 where Character(Unicode.Scalar(byte)).isLetterOrDigitCluster {
+            bitmap.insert(byte)
+        }
+        return bitmap
+    }()
 
     /// Whether dropping this character loses data (DESIGN §1: letters, digits and custom sets).
     func isData(_ character: Character) -> Bool {

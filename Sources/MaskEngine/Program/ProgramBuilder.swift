@@ -3,6 +3,7 @@ struct ProgramBuilder {
     let dialect: Dialect
     private var steps: [Step] = []
     private var classes: [CharacterClass] = []
+    private var classBitmaps: [ASCIIBitmap] = []
     private var literals: [Literal] = []
     private var placeholders: [Character] = []
     private var templateCharacters: [Character?] = []
@@ -21,9 +22,11 @@ struct ProgramBuilder {
         } else {
             index = classes.count
             classes.append(characterClass)
+            // Asking a class for its ASCII members looks up 128 scalars' properties: once per
+            // class, not once per slot.
+            classBitmaps.append(characterClass.asciiBitmap)
         }
-        steps.append(
-            Step(kind: kind, asciiLiteral: 0xFF, index: Int32(index), accepts: characterClass.asciiBitmap))
+        steps.append(Step(kind: kind, asciiLiteral: 0xFF, index: Int32(index), accepts: classBitmaps[index]))
         placeholders.append(placeholder)
         templateCharacters.append(nil)
     }
@@ -38,9 +41,15 @@ struct ProgramBuilder {
         // The ASCII characters that match, the canonically equivalent ones included (the Kelvin
         // sign is `K`), so that the fast path matches as the cluster walk does.
         var accepts = ASCIIBitmap()
-        for byte in UInt8(0)..<0x80 {
-            let candidate = Character(Unicode.Scalar(byte))
-            if candidate == character || alternatives.contains(candidate) { accepts.insert(byte) }
+        if ascii != 0xFF && alternatives.isEmpty {
+            // No other ASCII character is equivalent to an ASCII one: skip the search, which
+            // made a format of many literals slow to compile.
+            accepts.insert(ascii)
+        } else {
+            for byte in UInt8(0)..<0x80 {
+                let candidate = Character(Unicode.Scalar(byte))
+                if candidate == character || alternatives.contains(candidate) { accepts.insert(byte) }
+            }
         }
         steps.append(Step(kind: kind, asciiLiteral: ascii, index: Int32(literals.count), accepts: accepts))
         literals.append(Literal(character: character, utf8: utf8, alternatives: alternatives))
