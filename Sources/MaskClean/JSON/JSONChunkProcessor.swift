@@ -284,10 +284,12 @@ final class JSONChunkProcessor: ChunkProcessor {
                 }
             }
         }
-        if encoder.escapeFormulas && plan.csvColumns == nil && value.kind == .string
-            && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1)
-        {
-            formulaInsertions.append(value.range.lowerBound + 1)
+        if encoder.escapeFormulas && plan.csvColumns == nil {
+            if value.kind == .string && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1) {
+                formulaInsertions.append(value.range.lowerBound + 1)
+            } else if value.kind == .object || value.kind == .array {
+                FormulaGuard.nestedTriggers(bytes, in: value.range, into: &formulaInsertions)
+            }
         }
         if plan.csvColumns != nil {
             let text = String(decoding: name, as: UTF8.self)
