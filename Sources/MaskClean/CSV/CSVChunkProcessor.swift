@@ -6,6 +6,8 @@ struct CSVInputPlan: Sendable {
     var file: String
     var delimiter: UInt8
     var headerCount: Int
+    /// The header's names, for messages.
+    var columnNames: [String] = []
     /// For each spec column, the index of its input field.
     var maskedFields: [Int]
     var policy: ErrorPolicy
@@ -46,6 +48,8 @@ final class CSVChunkProcessor: ChunkProcessor {
     /// The masked cells' bytes, back to back, and where each spec column's cell lies in them.
     @exclusivity(unchecked) private var maskedBytes = ByteBuffer()
     @exclusivity(unchecked) private var maskedRanges: [Range<Int>]
+    /// JSON output: the first field of the record that is not UTF-8, which no JSON string holds.
+    @exclusivity(unchecked) private var invalidField: Int?
     /// Records of the line just parsed that turned out bad, in order.
     @exclusivity(unchecked) private var badRecords: [String] = []
 
@@ -280,6 +284,7 @@ final class CSVChunkProcessor: ChunkProcessor {
 
     private func startRecord() {
         fieldIndex = 0
+        invalidField = nil
         recordOutputStart = output.count
         maskedBytes.truncate(to: 0)
     }
@@ -298,6 +303,7 @@ final class CSVChunkProcessor: ChunkProcessor {
                 maskedRanges[maskingColumns[index]] = start..<maskedBytes.count
             }
             encoder.cell(cell, name: fieldIndex, separator: fieldIndex > 0, &output)
+            if encoder.isJSON && invalidField == nil && !cell.isValidUTF8 { invalidField = fieldIndex }
         }
         fieldIndex += 1
     }
@@ -311,6 +317,12 @@ final class CSVChunkProcessor: ChunkProcessor {
             output.truncate(to: recordOutputStart)
             badRecords.append(
                 "expected \(expected) field\(expected == 1 ? "" : "s") as in the header, found \(fieldIndex)")
+            return
+        }
+        if let field = invalidField {
+            output.truncate(to: recordOutputStart)
+            let name = field < plan.columnNames.count ? plan.columnNames[field] : "\(field + 1)"
+            badRecords.append("invalid UTF-8 in column \"\(name)\", which a JSON string cannot hold")
             return
         }
         let masked = maskedBytes.bytes

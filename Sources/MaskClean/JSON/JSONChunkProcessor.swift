@@ -38,6 +38,8 @@ final class JSONChunkProcessor: ChunkProcessor {
     /// length: most keys of a record are none of the wanted ones, and one load tells.
     private let wantedLengths: [UInt64]
     private let csvColumnIndex: [String: Int]
+    /// Keys spelled outside ASCII may come in another normalization form than the spec's.
+    private let hasNonASCIIMaskedKeys: Bool
 
     // The chunk and record being processed. A processor belongs to one worker at a time, so
     // exclusivity is checked statically.
@@ -93,6 +95,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         self.csvColumnIndex = Dictionary(
             (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.maskedValues = Array(repeating: nil, count: plan.maskedKeys.count)
+        self.hasNonASCIIMaskedKeys = plan.maskedKeys.contains { $0.utf8.contains { $0 >= 0x80 } }
         self.csvValues = Array(repeating: nil, count: plan.csvColumns?.count ?? 0)
         self.decoded = Array(repeating: [], count: plan.maskedKeys.count)
         self.maskedText = Array(repeating: nil, count: plan.maskedKeys.count)
@@ -232,10 +235,41 @@ final class JSONChunkProcessor: ChunkProcessor {
             return .broken("unexpected text after the record")
         }
         let rawRecord = raw ?? scanner.bytes[object.range]
+        // Text that is not UTF-8, or a lone surrogate escape, cannot be written to any output
+        // faithfully: the record is bad, whichever key holds it.
+        if let found = JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: scanner.bytes[object.range]))
+        {
+            let reason =
+                "\(found.reason) \(place(of: object.range.lowerBound + found.offset, in: object, scanner.bytes))"
+            return reject(reason, line: line, raw: rawRecord) ? .rejected : .stop
+        }
         if let problem {
             return reject(problem, line: line, raw: rawRecord) ? .rejected : .stop
         }
         return write(object, memberCount: memberCount, bytes: scanner.bytes, line: line, raw: rawRecord)
+    }
+
+    /// Names the member of `object` where `offset` lies: `in key "…"` or `in the value of key "…"`.
+    private func place(of offset: Int, in object: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[..<object.range.upperBound]))
+        scanner.position = object.range.lowerBound
+        var found = "in the record"
+        _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
+            let name = visibleKey(key, bytes)
+            if key.range.contains(offset) {
+                found = "in key \(name)"
+            } else if value.range.contains(offset) {
+                found = "in the value of key \(name)"
+            }
+        }
+        return found
+    }
+
+    /// A key as messages show it, invalid bytes replaced.
+    private func visibleKey(_ key: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let inner = UnsafeBufferPointer(
+            rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
+        return "\"" + String(decoding: inner, as: UTF8.self) + "\""
     }
 
     /// Notes a member the record needs; says what is wrong with it, if anything.
@@ -259,6 +293,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         -> String?
     {
         let first = name.first ?? 0
+        var matched = false
         if wantedLengths[Int(first)] & Self.lengthBit(name.count) != 0 {
             for wanted in wantedFrom[Int(first)]..<wantedFrom[Int(first) + 1] {
                 let range = wantedKeys[wanted].bytes
@@ -272,17 +307,16 @@ final class JSONChunkProcessor: ChunkProcessor {
                     return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
                 }
                 guard let index = wantedKeys[wanted].masked else { continue }
-                result.maskedKeysSeen[index] = true
-                guard maskedValues[index] == nil else {
-                    return "key \"\(plan.maskedKeys[index])\" appears twice"
-                }
-                switch value.kind {
-                case .string, .number, .null: maskedValues[index] = value
-                case .object, .array, .bool:
-                    return
-                        "key \"\(plan.maskedKeys[index])\" holds \(describe(value.kind)); expected a string, a number or null"
-                }
+                matched = true
+                if let problem = maskedMember(index, value) { return problem }
             }
+        }
+        if !matched, hasNonASCIIMaskedKeys, name.contains(where: { $0 >= 0x80 }),
+            let index = plan.maskedKeys.firstIndex(of: String(decoding: name, as: UTF8.self))
+        {
+            // The same key in another Unicode normalization (`tél` as e + U+0301) is the masked
+            // key too, as it is in a CSV header: twice in a record, it is ambiguous.
+            if let problem = maskedMember(index, value) { return problem }
         }
         if encoder.escapeFormulas && plan.csvColumns == nil {
             if value.kind == .string && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1) {
@@ -297,9 +331,29 @@ final class JSONChunkProcessor: ChunkProcessor {
                 return
                     "key \"\(text)\" is not among the first record's keys, which are the CSV output's columns"
             }
+            // A CSV column holds one value: a second one would be lost, or shift the rest.
+            guard csvValues[column] == nil else {
+                return "key \"\(text)\" appears twice; its CSV column can hold one value"
+            }
             csvValues[column] = value
         }
         return nil
+    }
+
+    /// Notes the value of masked key `index`; says what is wrong with it, if anything.
+    private func maskedMember(_ index: Int, _ value: JSONToken) -> String? {
+        result.maskedKeysSeen[index] = true
+        guard maskedValues[index] == nil else {
+            return "key \"\(plan.maskedKeys[index])\" appears twice"
+        }
+        switch value.kind {
+        case .string, .number, .null:
+            maskedValues[index] = value
+            return nil
+        case .object, .array, .bool:
+            return
+                "key \"\(plan.maskedKeys[index])\" holds \(describe(value.kind)); expected a string, a number or null"
+        }
     }
 
     /// How many keys of a chunk's first record are noted for suggestions.
@@ -345,6 +399,18 @@ final class JSONChunkProcessor: ChunkProcessor {
                 decoded[index] += text.utf8
             default:
                 break
+            }
+        }
+        // CSV cannot carry a NUL (maskclean's own reader refuses one): a string that decodes to
+        // one makes the record bad rather than a file no reader takes back.
+        if let csvColumns = plan.csvColumns {
+            for (index, token) in csvValues.enumerated() {
+                guard let token, token.kind == .string, token.hasEscapes else { continue }
+                if scanner.decodeString(token)?.utf8.contains(0) ?? true {
+                    let reason =
+                        "key \"\(csvColumns[index])\" holds a NUL character (\\u0000), which CSV cannot carry"
+                    return reject(reason, line: line, raw: raw) ? .rejected : .stop
+                }
             }
         }
         result.rows += 1

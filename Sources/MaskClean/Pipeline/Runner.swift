@@ -225,6 +225,7 @@ private struct Run {
             maskedFields.append(indices[0])
         }
         try checkAddedNames(against: header.names)
+        if outputFormat.isJSON { try checkDistinctKeys(header.names) }
 
         let names = header.names + spec.addedColumns
         let encoder = makeEncoder(columnNames: names, terminator: header.terminator)
@@ -239,7 +240,7 @@ private struct Run {
         }
         let plan = CSVInputPlan(
             file: input.name, delimiter: inputDelimiter, headerCount: header.names.count,
-            maskedFields: maskedFields,
+            columnNames: header.names, maskedFields: maskedFields,
             policy: options.policy, maximumRecordBytes: options.maximumRecordBytes,
             splitsPlainLines: options.splitsPlainLines
                 && encoder.writesFieldsAsRead(delimiter: inputDelimiter))
@@ -468,7 +469,11 @@ private struct Run {
                     return scanner.isAtEnd ? nil : false
                 }
             }
-            if scanned == true { return (keys, bytes) }
+            // A key the first record repeats is one column (the record itself is rejected).
+            if scanned == true {
+                var distinct = Set<String>()
+                return (keys.filter { distinct.insert($0).inserted }, bytes)
+            }
             let count = try block.withMutableBytes { buffer throws(MaskCleanError) in
                 try input.read(into: buffer)
             }
@@ -490,6 +495,21 @@ private struct Run {
                 throw .spec(
                     spec.file, column.place, "added column \"\(added)\" repeats a column of \(input.name)")
             }
+        }
+    }
+
+    /// CSV to JSON: a header name written twice (two empty names too) would give every record
+    /// a duplicate key, of which a consumer keeps one value.
+    func checkDistinctKeys(_ names: [String]) throws(MaskCleanError) {
+        var first: [String: Int] = [:]
+        for (index, name) in names.enumerated() {
+            if let earlier = first[name] {
+                throw .data(
+                    input.name, line: 1,
+                    "the header names column \"\(name)\" twice (fields \(earlier + 1) and \(index + 1)): JSON output would give each record two \"\(name)\" keys; rename one"
+                )
+            }
+            first[name] = index
         }
     }
 
