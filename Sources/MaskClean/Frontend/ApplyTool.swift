@@ -50,70 +50,46 @@ public enum ApplyTool {
         public var template: String?
     }
 
-    public static func rows(_ mask: AffineMask, _ column: Column, values: [String]) -> [Row] {
-        values.map { value in
-            guard !value.isEmpty else {
-                return Row(
-                    value: value, formatted: "", extracted: "", status: .empty, format: "", placeholder: "",
-                    dropped: "", template: column.placeholder.map { _ in "" })
-            }
-            let outcome = mask.apply(value)
-            let chosen = mask.masks[outcome.chosen]
+    /// One value's outcome.
+    public static func row(_ mask: AffineMask, _ column: Column, value: String) -> Row {
+        guard !value.isEmpty else {
             return Row(
-                value: value, formatted: outcome.result.formatted, extracted: outcome.result.extracted,
-                status: outcome.result.status, format: chosen.format, placeholder: chosen.placeholder,
-                dropped: outcome.result.dropped,
-                template: column.placeholder.map { mask.template(value, placeholder: $0) })
+                value: value, formatted: "", extracted: "", status: .empty, format: "", placeholder: "",
+                dropped: "", template: column.placeholder.map { _ in "" })
         }
+        let outcome = mask.apply(value)
+        let chosen = mask.masks[outcome.chosen]
+        return Row(
+            value: value, formatted: outcome.result.formatted, extracted: outcome.result.extracted,
+            status: outcome.result.status, format: chosen.format, placeholder: chosen.placeholder,
+            dropped: outcome.result.dropped,
+            template: column.placeholder.map { mask.template(value, placeholder: $0) })
     }
 
-    /// The rows as an aligned table, a header first.
-    public static func table(_ rows: [Row]) -> String {
-        let withTemplate = rows.contains { $0.template != nil }
-        var header = ["value", "formatted", "extracted", "status", "format", "placeholder", "dropped"]
-        if withTemplate { header.append("template") }
-        var lines = [header]
-        for row in rows {
-            var cells = [
-                row.value, row.formatted, row.extracted, row.status.rawValue, row.format, row.placeholder,
-                row.dropped,
-            ]
-            if withTemplate { cells.append(row.template ?? "") }
-            lines.append(cells.map { visible($0) })
-        }
-        let widths = header.indices.map { index in lines.map { $0[index].count }.max() ?? 0 }
-        return lines.map { cells in
-            var line = cells.enumerated().map { index, cell in
-                cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
-            while line.hasSuffix(" ") { line.removeLast() }
-            return line
-        }.joined(separator: "\n") + "\n"
+    /// A row's cells in the table's column order, the template last when there is one.
+    public static func cells(_ row: Row) -> [String] {
+        var cells = [
+            row.value, row.formatted, row.extracted, row.status.rawValue, row.format, row.placeholder,
+            row.dropped,
+        ]
+        if let template = row.template { cells.append(template) }
+        return cells
     }
 
-    /// The rows as JSON, one object a line.
-    public static func jsonLines(_ rows: [Row]) -> String {
-        rows.map { row in
-            var members = [
-                ("value", row.value), ("formatted", row.formatted), ("extracted", row.extracted),
-                ("status", row.status.rawValue), ("format", row.format), ("placeholder", row.placeholder),
-                ("dropped", row.dropped),
-            ]
-            if let template = row.template { members.append(("template", template)) }
-            return "{"
-                + members.map { "\(JSONTextWriter.quoted($0.0)): \(JSONTextWriter.quoted($0.1))" }
-                .joined(separator: ", ") + "}"
-        }.joined(separator: "\n") + (rows.isEmpty ? "" : "\n")
-    }
+    public static let header = [
+        "value", "formatted", "extracted", "status", "format", "placeholder", "dropped",
+    ]
 
-    /// Values from standard input, one a line (a CR before the line feed is not part of it).
-    public static func readValues() throws(MaskCleanError) -> [String] {
-        // Split the bytes, not a String: there "\r\n" is one character, not a line feed.
-        var bytes = try InputFile.readAll(path: "-")
-        if bytes.last == 0x0A { bytes.removeLast() }
-        guard !bytes.isEmpty else { return [] }
-        return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
-        }
+    /// A row as one line of JSON.
+    public static func jsonLine(_ row: Row) -> String {
+        var members = [
+            ("value", row.value), ("formatted", row.formatted), ("extracted", row.extracted),
+            ("status", row.status.rawValue), ("format", row.format), ("placeholder", row.placeholder),
+            ("dropped", row.dropped),
+        ]
+        if let template = row.template { members.append(("template", template)) }
+        return "{"
+            + members.map { "\(JSONTextWriter.quoted($0.0)): \(JSONTextWriter.quoted($0.1))" }
+            .joined(separator: ", ") + "}"
     }
 }

@@ -2,6 +2,10 @@ import ArgumentParser
 import MaskClean
 import MaskEngine
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 // maskclean apply FORMAT [VALUE ...] [--affine FORMAT ...] [--strategy S] [--notation C:SET[:optional]]
 //                 [--no-autocomplete] [--rtl] [--syntax S] [--template T] [--symbols S] [--placeholder C]
 //
@@ -90,12 +94,35 @@ struct Apply: ParsableCommand {
         column.rightToLeft = rtl
         column.dialect = DialectOptions(template: template, symbols: symbols)
         column.placeholder = placeholder?.first ?? (template != nil ? "_" : nil)
+        StandardStreams.occupyClosed()
+        signal(SIGPIPE, SIG_IGN)
         do {
             let mask = try ApplyTool.compile(column)
-            let rows = ApplyTool.rows(
-                mask, column, values: values.isEmpty ? try ApplyTool.readValues() : values)
-            print(json ? ApplyTool.jsonLines(rows) : ApplyTool.table(rows), terminator: "")
+            // A row goes out per value that comes in: nothing waits for the input to end.
+            var out = StandardOutput()
+            var table =
+                json
+                ? nil
+                : ApplyTable(
+                    withTemplate: column.placeholder != nil, formats: mask.masks.map(\.format),
+                    placeholders: mask.masks.map(\.placeholder), streaming: values.isEmpty)
+            let emit = { (value: String) throws(MaskCleanError) in
+                let row = ApplyTool.row(mask, column, value: value)
+                if table != nil {
+                    try table!.add(row, to: &out)
+                } else {
+                    try out.write(ApplyTool.jsonLine(row) + "\n")
+                }
+            }
+            if values.isEmpty {
+                try StandardInputValues.forEach(emit) { () throws(MaskCleanError) in try out.flush() }
+            } else {
+                for value in values { try emit(value) }
+            }
+            try table?.finish(to: &out)
+            try out.flush()
         } catch {
+            if error.isBrokenPipe { return }
             Diagnostics.error(error)
             throw ExitCode(error.status.rawValue)
         }
