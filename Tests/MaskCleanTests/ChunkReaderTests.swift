@@ -24,6 +24,9 @@ struct ChunkReaderTests {
             case .oversizedRecord(let line):
                 Issue.record("unexpected oversized record at line \(line)")
                 return cuts
+            case .brokenStructure(let line):
+                Issue.record("unexpected broken structure at line \(line)")
+                return cuts
             }
         }
         return cuts
@@ -166,6 +169,7 @@ struct ChunkReaderTests {
             switch event {
             case .chunk(let chunk): before += chunk.bytes
             case .oversizedRecord(let line): reported = line
+            case .brokenStructure: Issue.record("not JSON")
             }
             if reported != nil { break }
         }

@@ -8,6 +8,9 @@ final class ChunkReader<Splitter: RecordSplitter> {
         case chunk(Chunk)
         /// A record longer than the maximum begins on `line`; `skipOversizedRecord` passes it.
         case oversizedRecord(line: Int)
+        /// The input's structure broke on `line` (a JSON array whose brackets stopped matching):
+        /// the records before it were handed out, and where the next ones start is unknown.
+        case brokenStructure(line: Int)
     }
 
     private let input: InputFile
@@ -26,6 +29,9 @@ final class ChunkReader<Splitter: RecordSplitter> {
     /// The physical line `pending` starts on.
     private var line: Int
     private var atEnd = false
+    private var handedOut = false
+    /// The line the splitter found the input's structure broken on.
+    private var brokenLine: Int?
     /// Input bytes read so far, for the progress bar.
     private(set) var bytesRead = 0
 
@@ -49,6 +55,13 @@ final class ChunkReader<Splitter: RecordSplitter> {
             if atEnd {
                 return pending.isEmpty
                     ? nil : .chunk(cut(at: pending.count, lineFeeds: lineFeeds, isLast: true))
+            }
+            if let brokenLine {
+                // Hand out the whole records before the break, then stop.
+                if boundary > 0 {
+                    return .chunk(cut(at: boundary, lineFeeds: lineFeedsBeforeBoundary, isLast: false))
+                }
+                return .brokenStructure(line: brokenLine)
             }
             if boundary >= chunkSize {
                 return .chunk(cut(at: boundary, lineFeeds: lineFeedsBeforeBoundary, isLast: false))
@@ -99,7 +112,8 @@ final class ChunkReader<Splitter: RecordSplitter> {
     private func cut(at end: Int, lineFeeds cutLineFeeds: Int, isLast: Bool) -> Chunk {
         let buffer = pool.take()
         pending.withUnsafeBufferPointer { buffer.append(UnsafeBufferPointer(rebasing: $0[..<end])) }
-        let chunk = Chunk(buffer: buffer, firstLine: line, isLast: isLast)
+        let chunk = Chunk(buffer: buffer, firstLine: line, isLast: isLast, isFirst: !handedOut)
+        handedOut = true
         pending.removeFirst(end)
         line += cutLineFeeds
         lineFeeds -= cutLineFeeds
@@ -140,6 +154,9 @@ final class ChunkReader<Splitter: RecordSplitter> {
         if let foundBoundary = found.boundary {
             boundary = start + foundBoundary
             lineFeedsBeforeBoundary = lineFeeds + found.lineFeedsBeforeBoundary
+        }
+        if let broken = found.brokenAfterLineFeeds, brokenLine == nil {
+            brokenLine = line + lineFeeds + broken
         }
         lineFeeds += found.lineFeeds
     }

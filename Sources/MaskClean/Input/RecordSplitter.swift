@@ -21,6 +21,11 @@ struct SplitScan {
     var lineFeedsBeforeBoundary = 0
     /// Line feeds in all the scanned bytes.
     var lineFeeds = 0
+    /// A JSON array: the offset of the `]` that closes it, when it was scanned.
+    var arrayEnd: Int?
+    /// A JSON array whose brackets stopped matching (`{"a":[1,2}`): line feeds before the
+    /// bracket that broke it. Past it no boundary can be trusted, so none is reported.
+    var brokenAfterLineFeeds: Int?
 }
 
 /// CSV (RFC 4180): a record ends at a line feed outside quotes. The scan follows libcsv's strict
@@ -153,11 +158,17 @@ struct LineSplitter: RecordSplitter {
 
 /// A JSON array of records: a record ends at a comma between the array's elements, outside
 /// strings and nested containers. The reader strips the opening `[` first.
+///
+/// Which bracket is open is kept, not only how many: a closer that does not match its opener
+/// means the array's structure is broken, and from there on no comma can be told to be between
+/// records. The scan then reports no more boundaries, and says where it broke.
 struct JSONArraySplitter: RecordSplitter {
-    /// Containers open inside the top-level array.
-    private var depth = 0
+    /// The open containers inside the top-level array: true for `{`, false for `[`.
+    private var open: [Bool] = []
     private var inString = false
     private var escaped = false
+    private var closed = false
+    private(set) var isBroken = false
 
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
         scan(bytes, stoppingAtFirst: false)
@@ -172,6 +183,7 @@ struct JSONArraySplitter: RecordSplitter {
         for index in bytes.indices {
             let byte = bytes[index]
             if byte == 0x0A { found.lineFeeds &+= 1 }
+            if isBroken || closed { continue }
             if inString {
                 if escaped {
                     escaped = false
@@ -184,9 +196,26 @@ struct JSONArraySplitter: RecordSplitter {
             }
             switch byte {
             case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-            case UInt8(ascii: ",") where depth == 0:
+            case UInt8(ascii: "{"): open.append(true)
+            case UInt8(ascii: "["): open.append(false)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                let isBrace = byte == UInt8(ascii: "}")
+                if let innermost = open.last {
+                    guard innermost == isBrace else {
+                        isBroken = true
+                        found.brokenAfterLineFeeds = found.lineFeeds
+                        continue
+                    }
+                    open.removeLast()
+                } else if isBrace {
+                    isBroken = true
+                    found.brokenAfterLineFeeds = found.lineFeeds
+                } else {
+                    closed = true
+                    found.arrayEnd = index
+                    if stoppingAtFirst { return found }
+                }
+            case UInt8(ascii: ",") where open.isEmpty:
                 found.boundary = index + 1
                 found.lineFeedsBeforeBoundary = found.lineFeeds
                 if stoppingAtFirst { return found }

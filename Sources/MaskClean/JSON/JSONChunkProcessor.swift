@@ -158,9 +158,16 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
         var missingComma = false
         var lastWasBroken = false
+        // Every chunk but the first starts just after the comma that ended a record.
+        var afterComma = !chunk.isFirst
         while let next = scanner.peek() {
             let start = scanner.position
             if next == UInt8(ascii: "]") {
+                guard !afterComma else {
+                    result.fatal = .data(
+                        plan.file, line: lineAt(start), "a comma before ']': a trailing comma is not JSON")
+                    return
+                }
                 scanner.position += 1
                 guard chunk.isLast, scanner.peek() == nil else {
                     result.fatal = .data(
@@ -169,6 +176,7 @@ final class JSONChunkProcessor: ChunkProcessor {
                 }
                 return
             }
+            afterComma = false
             let recordLine = lineAt(start)
             let outcome: Outcome =
                 missingComma
@@ -177,6 +185,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             if case .broken = outcome {
             } else if scanner.peek() == UInt8(ascii: ",") {
                 scanner.position += 1
+                afterComma = true
             } else {
                 missingComma = scanner.peek() != UInt8(ascii: "]") && !scanner.isAtEnd
             }
@@ -186,11 +195,28 @@ final class JSONChunkProcessor: ChunkProcessor {
             case .stop: return
             case .broken(let reason):
                 lastWasBroken = true
-                // Resume after the next comma between records, found the way the reader cut chunks.
+                // The broken record ends at the first comma between records after its start,
+                // found as the reader finds them, or at the `]` that closes the array: one
+                // broken record costs one record, never the ones after it.
                 var splitter = JSONArraySplitter()
-                let found = splitter.scan(UnsafeBufferPointer(rebasing: bytes[start...]))
-                let end = found.boundary.map { start + $0 } ?? bytes.count
-                guard reject(reason, line: recordLine, raw: bytes[start..<end]) else { return }
+                let found = splitter.scanToFirstBoundary(UnsafeBufferPointer(rebasing: bytes[start...]))
+                let end: Int
+                var recordEnd: Int?
+                if let boundary = found.boundary {
+                    end = start + boundary
+                    recordEnd = end - 1  // the comma between records is not part of it
+                    afterComma = true
+                } else if let close = found.arrayEnd {
+                    end = start + close
+                } else if chunk.isLast && !splitter.isBroken {
+                    end = bytes.count  // the input ends inside the record
+                } else {
+                    result.fatal = .data(
+                        plan.file, line: recordLine,
+                        "\(reason); where the next record starts cannot be told, so the run stops here")
+                    return
+                }
+                guard reject(reason, line: recordLine, raw: bytes[start..<(recordEnd ?? end)]) else { return }
                 scanner.position = end
                 missingComma = false
             }

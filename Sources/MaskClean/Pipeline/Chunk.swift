@@ -6,6 +6,8 @@ struct Chunk: Sendable {
     var firstLine: Int
     /// The last chunk of the input: a record may end without a line break.
     var isLast: Bool
+    /// The first chunk of the input; every other one starts just after a record boundary.
+    var isFirst = false
 
     var bytes: UnsafeBufferPointer<UInt8> { buffer.bytes }
 }

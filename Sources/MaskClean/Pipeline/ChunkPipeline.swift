@@ -42,6 +42,9 @@ final class ChunkPipeline: @unchecked Sendable {
         var submitted = 0
         var written = 0
         var failure: MaskCleanError?
+        // An input that fails after good chunks: those are consumed first, so that an error in
+        // them (earlier in the file) is the one reported.
+        var inputFailure: MaskCleanError?
         var inputDone = false
         while failure == nil {
             while !inputDone && submitted - written < window {
@@ -53,7 +56,8 @@ final class ChunkPipeline: @unchecked Sendable {
                     submit(chunk, index: submitted)
                     submitted += 1
                 } catch {
-                    failure = error
+                    inputFailure = error
+                    inputDone = true
                     break
                 }
             }
@@ -73,6 +77,7 @@ final class ChunkPipeline: @unchecked Sendable {
             written += 1
         }
         if let failure { throw failure }
+        if let inputFailure { throw inputFailure }
     }
 
     private func submit(_ chunk: Chunk, index: Int) {

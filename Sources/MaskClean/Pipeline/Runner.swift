@@ -544,6 +544,11 @@ private struct Run {
                     case .oversizedRecord(let line):
                         oversizedLine = line
                         return nil
+                    case .brokenStructure(let line):
+                        throw .data(
+                            input.name, line: line,
+                            "a bracket here closes one that is not open: the array's structure is broken, so where the records after it start cannot be told"
+                        )
                     }
                 },
                 consume: { (result: ChunkResult) throws(MaskCleanError) in
