@@ -252,6 +252,14 @@ struct SpecLoaderTests {
         )
     }
 
+    @Test("a column that names no affinityStrategy gets bestStatus; a named one is kept")
+    func strategyDefault() throws {
+        #expect(try loadSpec(column("")).columns[0].affinityStrategy == .bestStatus)
+        #expect(
+            try loadSpec(column(#""affinityStrategy":"wholeString""#)).columns[0].affinityStrategy
+                == .wholeString)
+    }
+
     @Test("maxRejected and minRows: whole numbers of records, 0 or more, defaults 0 and 1")
     func recordCounts() throws {
         let defaults = try loadSpec(column(""))
@@ -300,11 +308,11 @@ struct SpecLoaderTests {
     func enumValues() throws {
         #expect(
             specError(column(#""affinityStrategy":"best""#))
-                == #"spec.json: columns[0] "phone": affinityStrategy: expected one of "wholeString", "prefix", "capacity", "extractedValueCapacity", got "best""#
+                == #"spec.json: columns[0] "phone": affinityStrategy: expected one of "bestStatus", "wholeString", "prefix", "capacity", "extractedValueCapacity", got "best""#
         )
         #expect(
             specError(column(#""affinityStrategy":"WholeString""#))
-                == #"spec.json: columns[0] "phone": affinityStrategy: expected one of "wholeString", "prefix", "capacity", "extractedValueCapacity", got "WholeString""#
+                == #"spec.json: columns[0] "phone": affinityStrategy: expected one of "bestStatus", "wholeString", "prefix", "capacity", "extractedValueCapacity", got "WholeString"; did you mean "wholeString"?"#
         )
         #expect(
             specError(column(#""syntax":"regex""#))
@@ -316,7 +324,7 @@ struct SpecLoaderTests {
             #expect(spec.columns[0].mask.strategy == strategy)
         }
         let plain = try loadSpec(column(""))
-        #expect(plain.columns[0].affinityStrategy == .wholeString)
+        #expect(plain.columns[0].affinityStrategy == .bestStatus)
         #expect(plain.columns[0].syntax == .inputMask)
         #expect(try loadSpec(column(#""syntax":"input-mask""#)).columns[0].syntax == .inputMask)
     }

@@ -9,7 +9,7 @@ public enum ApplyTool {
         public var syntax: MaskSyntax = .inputMask
         public var format: String
         public var affineFormats: [String] = []
-        public var strategy: AffinityStrategy = .wholeString
+        public var strategy: AffinityStrategy = .bestStatus
         public var notations: [Notation] = []
         public var autocomplete = true
         public var rightToLeft = false

@@ -92,7 +92,7 @@ private struct SpecReader {
         let syntax = try enumValue(members["syntax"], MaskSyntax.self, place: key("syntax")) ?? .inputMask
         let strategy =
             try enumValue(members["affinityStrategy"], AffinityStrategy.self, place: key("affinityStrategy"))
-            ?? .wholeString
+            ?? .bestStatus
         let autocomplete = try bool(members["autocomplete"], place: key("autocomplete")) ?? true
         let rightToLeft = try bool(members["rightToLeft"], place: key("rightToLeft")) ?? false
         let required = try bool(members["required"], place: key("required")) ?? false
@@ -311,7 +311,8 @@ private struct SpecReader {
         let text = try string(node, place: place)
         guard let value = Value(rawValue: text) else {
             let choices = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw fail(place, "expected one of \(choices), got \"\(text)\"")
+            let suggestion = didYouMean(text, in: Value.allCases.map(\.rawValue))
+            throw fail(place, "expected one of \(choices), got \"\(text)\"\(suggestion)")
         }
         return value
     }

@@ -126,6 +126,16 @@ public final class AffineMask: Sendable {
         _ counts: ApplyCounts, of program: Program, input: UnsafeBufferPointer<UInt8>, buffer: ApplyBuffer
     ) -> Int {
         switch strategy {
+        case .bestStatus:
+            // The status ranks first; affinity (bounded by the value's and the format's lengths,
+            // far below 2⁴⁰) only orders formats of equal status.
+            let rank: Int
+            switch counts.status {
+            case .complete: rank = 2
+            case .lossy: rank = 1
+            case .incomplete, .empty: rank = 0
+            }
+            return rank << 40 + counts.affinity
         case .wholeString:
             return counts.affinity
         case .prefix:

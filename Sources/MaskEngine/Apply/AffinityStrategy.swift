@@ -1,5 +1,11 @@
-/// How a value's fit to each of a column's formats is scored (DESIGN §1).
+/// How a value's fit to each of a column's formats is scored (docs/mask-languages.md). The
+/// reference's four strategies behave exactly as the reference's; `bestStatus` is maskclean's,
+/// and the default for batch work.
 public enum AffinityStrategy: String, Sendable, CaseIterable, Hashable {
+    /// The format whose result is complete, else lossy, else incomplete; among equals, the
+    /// higher `wholeString` affinity. A four-digit postcode fits `[0000]` completely, though
+    /// `[00000]-[9999]` is the primary and scores as high by affinity.
+    case bestStatus
     /// The affinity of applying the format: +1 per character consumed, −1 per character skipped
     /// and per step that consumed nothing.
     case wholeString

@@ -29,8 +29,11 @@ struct Apply: ParsableCommand {
     @Option(name: .customLong("affine"), help: "An alternative format (repeat for more).")
     var affineFormats: [String] = []
 
-    @Option(help: "How the format is picked for each value.")
-    var strategy: StrategyChoice = .wholeString
+    @Option(
+        help:
+            "How the format is picked for each value: bestStatus (the default: complete, then lossy, then incomplete), or the reference's wholeString, prefix, capacity, extractedValueCapacity."
+    )
+    var strategy: StrategyChoice = .bestStatus
 
     @Option(
         name: .customLong("notation"),
@@ -130,7 +133,7 @@ struct Apply: ParsableCommand {
 }
 
 enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
-    case wholeString, prefix, capacity, extractedValueCapacity
+    case bestStatus, wholeString, prefix, capacity, extractedValueCapacity
 
     var strategy: AffinityStrategy { AffinityStrategy(rawValue: rawValue)! }
 }
