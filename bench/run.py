@@ -124,6 +124,15 @@ def ensure_dataset(data_dir, rows):
     return data
 
 
+def bare_cr_copy(data):
+    """The CSV with every LF turned into a CR: an old Mac export of the same records."""
+    target = data.csv.with_name(data.csv.stem + ".cr.csv")
+    if not target.exists() or target.stat().st_mtime < data.csv.stat().st_mtime:
+        log(f"writing {target.name} (bare CR line ends) ...")
+        target.write_bytes(data.csv.read_bytes().replace(b"\n", b"\r"))
+    return target
+
+
 def stamp_matches(stamp_path, wanted, data):
     try:
         stamp = json.loads(stamp_path.read_text())
@@ -330,7 +339,10 @@ def main(argv=None):
                                  data.csv, data.rows, to_file=True)
         ndjson = maskclean_case("maskclean ndjson, default jobs", maskclean, data_dir,
                                 data.ndjson, data.rows)
-        cases = [floor, jobs1, default, to_file, ndjson]
+        # The same records with bare CR line ends: cut into chunks at CRs, in linear time.
+        bare_cr = maskclean_case("maskclean csv, bare CR line ends, default jobs", maskclean,
+                                 data_dir, bare_cr_copy(data), data.rows)
+        cases = [floor, jobs1, default, to_file, ndjson, bare_cr]
         run_cases(cases, args.repeat, gnu_time)
 
         big_cases = []

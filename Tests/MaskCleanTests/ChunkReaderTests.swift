@@ -42,6 +42,28 @@ struct ChunkReaderTests {
             maximumRecordBytes: maximumRecordBytes, leftover: Array(leftover.utf8), firstLine: firstLine)
     }
 
+    /// Regression: an old Mac export (records ending in a bare CR) had no line feed to cut at, so
+    /// the whole file was one chunk, parsed on one core.
+    @Test("a bare-CR export is cut into chunks at its record ends, quoted CRs left alone")
+    func bareCRChunks() throws {
+        let folder = try TemporaryFolder()
+        var text = ""
+        var ends: Set<Int> = []
+        for row in 1...300 {
+            text += row % 4 == 0 ? "\(row),\"555\r\(row)\",x\r" : "\(row),5551234567,y\r"
+            ends.insert(text.utf8.count)
+        }
+        let cuts = try chunks(
+            reader(folder, text, splitter: CSVSplitter(delimiter: UInt8(ascii: ",")), chunkSize: 256))
+        #expect(cuts.count > 10, "\(cuts.count) chunks")
+        #expect(cuts.flatMap(\.bytes) == Array(text.utf8), "every byte once, in order")
+        var offset = 0
+        for cut in cuts.dropLast() {
+            offset += cut.bytes.count
+            #expect(ends.contains(offset), "a chunk ends at a record's end (\(offset))")
+        }
+    }
+
     /// A CSV body of `count` records, some with quoted line breaks, and the offsets where its
     /// records end.
     func csvBody(_ count: Int) -> (text: String, ends: Set<Int>) {

@@ -188,8 +188,10 @@ struct PipelineTests {
         input.add("5,\"555\r1234\",y\r\n")
         input.add(
             [UInt8]("6,555".utf8) + [0xFF] + Array("1234,x\r".utf8), bad: "invalid UTF-8 in column \"phone\"")
-        // A parse error: the bad record goes on to the end of the line, as the reader cuts records.
-        input.add("7,55\"5,x\r8,5551234567,y\n", bad: Self.stray)
+        // A parse error ends where the reader cuts records: at the bare CR, so record 8 after it
+        // on the same line is read (it used to go with the bad one, to the line feed).
+        input.add("7,55\"5,x\r", bad: Self.stray)
+        input.add("8,5551234567,y\n")
         input.add("9,5551234567,z")
         let (report, folder) = try Self.quarantineRun(input, jobs: jobs, chunkSize: chunkSize)
         #expect(report.rows == input.records)
@@ -198,7 +200,38 @@ struct PipelineTests {
         #expect(report.columns[0].stats.cells == input.good.count)
         #expect(try folder.read("bad.csv") == input.quarantine)
         let records = try folder.text("clean.csv").split(separator: "\n").map { $0.prefix { $0 != "," } }
-        #expect(records == ["id", "1", "4", "5", "9"])
+        #expect(records == ["id", "1", "4", "5", "8", "9"])
+    }
+
+    /// Regression: the per-record search for a line feed made a bare-CR file quadratic; the
+    /// output must not depend on how it is cut or on how many workers cut it.
+    @Test("a bare-CR export gives the same bytes at every chunk size and job count")
+    func bareCRExportAnyChunks() throws {
+        var text = "id,phone,note\r"
+        for row in 1...500 {
+            switch row % 5 {
+            case 0: text += "\(row),\"555\r1234\",\"a, \"\"quoted\"\" note\"\r"
+            case 1: text += "\(row),(555) 123-4567,plain\r"
+            case 2: text += "\(row),555,short\r"
+            case 3: text += "\(row),,empty phone\r"
+            default: text += "\(row),5551234567,\"multi\rline\"\r"
+            }
+        }
+        let folder = try TemporaryFolder()
+        try folder.write("data.csv", text)
+        var outputs: Set<[UInt8]> = []
+        for chunkSize in [7, 100, 4096, 1 << 20] {
+            for jobs in [1, 2, 7] {
+                let name = "clean-\(chunkSize)-\(jobs).csv"
+                let outcome = try runPipeline(
+                    spec: Self.spec, input: "data.csv", in: folder, output: name, jobs: jobs,
+                    chunkSize: chunkSize)
+                #expect(outcome.report?.rows == 500, "\(chunkSize), \(jobs): \(outcome.error?.message ?? "")")
+                outputs.insert(try folder.read(name))
+            }
+        }
+        #expect(outputs.count == 1)
+        #expect(String(decoding: outputs.first ?? [], as: UTF8.self).split(separator: "\n").count == 501)
     }
 
     /// Lines of every shape a plain-line split must read as libcsv does.

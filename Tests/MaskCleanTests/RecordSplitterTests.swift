@@ -72,6 +72,41 @@ struct RecordSplitterTests {
                 == offsets(after: text, lines: [0, 1, 3]))
     }
 
+    /// Regression: chunks were cut only at line feeds, so an old Mac export (records ending in a
+    /// bare CR) was one chunk, on one core.
+    @Test(
+        "CSV: a bare CR ends a record; a CR before a line feed does not end it twice",
+        arguments: [0, 1, 2, 3, 5])
+    func csvBareCR(piece: Int) {
+        let text = "id,note\r1,\"a\rb\"\r2,x\r\n3,y\r4,z"
+        let bytes = Array(text.utf8)
+        // After "id,note\r", after "1,\"a\rb\"\r" (the CR inside quotes is data), after the CRLF,
+        // after "3,y\r".
+        let expected = [8, 16, 21, 25]
+        let found = boundaries(CSVSplitter(delimiter: UInt8(ascii: ",")), bytes, piece: piece)
+        if piece == 0 {
+            #expect(found.boundaries == [25], "one scan reports its last boundary")
+        } else {
+            #expect(found.boundaries == expected, "pieces of \(piece)")
+        }
+        var first = CSVSplitter(delimiter: UInt8(ascii: ","))
+        let firstBoundary = bytes.withUnsafeBufferPointer { first.scanToFirstBoundary($0) }
+        #expect(firstBoundary.boundary == 8)
+    }
+
+    @Test("CSV: a CR at the end of a piece waits for the next byte")
+    func csvCRAtPieceEnd() {
+        var splitter = CSVSplitter(delimiter: UInt8(ascii: ","))
+        let first = withBytes("a,b\r") { splitter.scan($0) }
+        #expect(first.boundary == nil, "a line feed may follow")
+        let second = withBytes("1,2\r") { splitter.scan($0) }
+        #expect(second.boundary == 0, "it did not: the record ended with the CR before this piece")
+        var crlf = CSVSplitter(delimiter: UInt8(ascii: ","))
+        _ = withBytes("a,b\r") { crlf.scan($0) }
+        let feed = withBytes("\n1,2") { crlf.scan($0) }
+        #expect(feed.boundary == 1, "after the line feed of the CRLF")
+    }
+
     @Test("CSV: CRLF line endings, and a quote opens a field only at its start")
     func csvCRLFAndStrayQuotes() {
         let text = "a,b\r\n1,\"x\r\ny\"\r\n2,5\"5\r\n3,\"q\"\r\n"

@@ -94,11 +94,18 @@ final class CSVChunkProcessor: ChunkProcessor {
         recordLine = line
         recordStart = 0
         var lineStart = 0
+        // The next line feed at or after `lineStart`, found once and kept until passed: in an
+        // export whose records end with bare CRs, searching the rest of the chunk for every
+        // record made a chunk quadratic.
+        var nextFeed = -1
         while lineStart < bytes.count {
-            var lineEnd = bytes.count
-            if let feed = memchr(base + lineStart, 0x0A, bytes.count - lineStart) {
-                lineEnd = base.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
+            if nextFeed < lineStart {
+                nextFeed =
+                    memchr(base + lineStart, 0x0A, bytes.count - lineStart).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? bytes.count
             }
+            var lineEnd = min(nextFeed + 1, bytes.count)
             // libcsv ends a record at a bare CR too: the line is fed up to it, so that each piece
             // fed ends at most one record and a bad one is taken out alone. Lines are still
             // counted by LF.

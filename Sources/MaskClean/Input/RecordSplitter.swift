@@ -28,12 +28,13 @@ struct SplitScan {
     var brokenAfterLineFeeds: Int?
 }
 
-/// CSV (RFC 4180): a record ends at a line feed outside quotes. The scan follows libcsv's strict
-/// reading, so both agree on where records end; a quote opens a quoted field only at the start of
-/// a field, and a doubled quote inside one is a literal quote.
+/// CSV (RFC 4180): a record ends at a line feed outside quotes, or at a bare CR (an old Mac
+/// export; a CR before a line feed is part of that line's end). The scan follows libcsv's strict
+/// reading, so both agree on where records end; a quote opens a quoted field only at the start
+/// of a field, and a doubled quote inside one is a literal quote.
 ///
-/// Only line feeds and quotes matter, so the scan jumps from one to the next eight bytes at a
-/// time: it runs on the reading thread, ahead of every worker.
+/// Only line feeds, CRs and quotes matter, so the scan jumps from one to the next eight bytes at
+/// a time: it runs on the reading thread, ahead of every worker.
 struct CSVSplitter: RecordSplitter {
     private enum State {
         /// Outside a quoted field.
@@ -46,6 +47,9 @@ struct CSVSplitter: RecordSplitter {
     private var state = State.outside
     /// The last byte scanned: whether a quote starts a field depends on the byte before it.
     private var previous: UInt8 = 0x0A
+    /// A CR outside quotes ended the last scan: the next byte says whether a line feed follows
+    /// (one CRLF end) or a record ended after the CR.
+    private var pendingCR = false
     let delimiter: UInt8
 
     init(delimiter: UInt8) {
@@ -53,17 +57,36 @@ struct CSVSplitter: RecordSplitter {
     }
 
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
+        scan(bytes, stoppingAtFirst: false)
+    }
+
+    mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
+        scan(bytes, stoppingAtFirst: true)
+    }
+
+    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAtFirst: Bool) -> SplitScan {
         var found = SplitScan()
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return found }
         let count = bytes.count
         var index = 0
         var state = self.state
+        if pendingCR {
+            pendingCR = false
+            if base[0] != 0x0A {
+                // The record ended with the CR the last scan ended on.
+                found.boundary = 0
+                if stoppingAtFirst {
+                    self.previous = 0x0D
+                    return found
+                }
+            }
+        }
         if state == .quoteInQuoted {
             state = base[0] == 0x22 ? .quoted : .outside
             if state == .quoted { index = 1 }
         }
         while true {
-            index = Self.nextLineFeedOrQuote(base, from: index, count: count)
+            index = Self.nextSpecial(base, from: index, count: count)
             guard index < count else { break }
             let byte = base[index]
             if byte == 0x0A {
@@ -71,6 +94,23 @@ struct CSVSplitter: RecordSplitter {
                 if state == .outside {
                     found.boundary = index + 1
                     found.lineFeedsBeforeBoundary = found.lineFeeds
+                    if stoppingAtFirst {
+                        index += 1
+                        break
+                    }
+                }
+            } else if byte == 0x0D {
+                if state == .outside {
+                    if index + 1 == count {
+                        pendingCR = true
+                    } else if base[index + 1] != 0x0A {
+                        found.boundary = index + 1
+                        found.lineFeedsBeforeBoundary = found.lineFeeds
+                        if stoppingAtFirst {
+                            index += 1
+                            break
+                        }
+                    }
                 }
             } else if state == .quoted {
                 // A closing quote, or the first of a doubled one: the next byte tells.
@@ -90,45 +130,30 @@ struct CSVSplitter: RecordSplitter {
             index += 1
         }
         self.state = state
-        previous = base[count - 1]
+        let last = min(index, count) - 1
+        if last >= 0 { previous = base[last] }
         return found
     }
 
-    mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
-        // A CSV boundary is always just after a line feed: scan one line at a time.
-        var found = SplitScan()
-        var start = 0
-        while start < bytes.count {
-            let end = (bytes[start...].firstIndex(of: 0x0A) ?? bytes.count - 1) + 1
-            let line = scan(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            found.lineFeeds += line.lineFeeds
-            if line.boundary != nil {
-                found.boundary = end
-                found.lineFeedsBeforeBoundary = found.lineFeeds
-                return found
-            }
-            start = end
-        }
-        return found
-    }
-
-    /// The index of the next LF or `"` at or after `start`, or `count`.
+    /// The index of the next LF, CR or `"` at or after `start`, or `count`.
     @inline(__always)
-    private static func nextLineFeedOrQuote(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int
-    {
+    private static func nextSpecial(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         var index = start
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         while index + 8 <= count {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
             let lineFeeds = word ^ (ones &* 0x0A)
+            let returns = word ^ (ones &* 0x0D)
             let quotes = word ^ (ones &* 0x22)
-            // A zero byte in either marks a match; the lowest one is exact.
-            let matches = ((lineFeeds &- ones) & ~lineFeeds | (quotes &- ones) & ~quotes) & highs
+            // A zero byte in any marks a match; the lowest one is exact.
+            let matches =
+                ((lineFeeds &- ones) & ~lineFeeds | (returns &- ones) & ~returns | (quotes &- ones) & ~quotes)
+                & highs
             if matches != 0 { return index + matches.trailingZeroBitCount >> 3 }
             index += 8
         }
-        while index < count, base[index] != 0x0A, base[index] != 0x22 { index += 1 }
+        while index < count, base[index] != 0x0A, base[index] != 0x0D, base[index] != 0x22 { index += 1 }
         return index
     }
 }

@@ -271,20 +271,21 @@ private struct Run {
         var block = [UInt8](repeating: 0, count: 64 * 1024)
         var scanned = -1  // set past the byte-order mark, if any, once the first bytes are in
         var end: Int?
-        // Line by line, so that the first record boundary is the one found.
+        // Up to the first record boundary (a line feed or a bare CR outside quotes), read block by
+        // block: an old Mac export has no line feed at all.
         reading: while true {
-            if scanned < 0 && !bytes.isEmpty {
+            if scanned < 0 && bytes.count >= 3 {
                 scanned = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             }
-            while scanned >= 0, let feed = bytes[scanned...].firstIndex(of: 0x0A) {
+            if scanned >= 0 && scanned < bytes.count {
                 let scan = bytes.withUnsafeBufferPointer {
-                    splitter.scan(UnsafeBufferPointer(rebasing: $0[scanned...feed]))
+                    splitter.scanToFirstBoundary(UnsafeBufferPointer(rebasing: $0[scanned...]))
                 }
-                scanned = feed + 1
-                if scan.boundary != nil {
-                    end = scanned
+                if let boundary = scan.boundary {
+                    end = scanned + boundary
                     break reading
                 }
+                scanned = bytes.count
             }
             if bytes.count > options.maximumRecordBytes {
                 throw .data(
