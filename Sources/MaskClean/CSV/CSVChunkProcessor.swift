@@ -48,6 +48,11 @@ final class CSVChunkProcessor: ChunkProcessor {
     /// The masked cells' bytes, back to back, and where each spec column's cell lies in them.
     @exclusivity(unchecked) private var maskedBytes = ByteBuffer()
     @exclusivity(unchecked) private var maskedRanges: [Range<Int>]
+    /// For each input field, the spec column that replaces it, or -1.
+    private let replacingColumn: [Int]
+    /// The record's fields that a column replaces: where each goes in the output, and its index.
+    @exclusivity(unchecked) private var replacedFields: [(offset: Int, field: Int)] = []
+    @exclusivity(unchecked) private var replacedTail: [UInt8] = []
     /// JSON output: the first field of the record that is not UTF-8, which no JSON string holds.
     @exclusivity(unchecked) private var invalidField: Int?
     /// Records of the line just parsed that turned out bad, in order.
@@ -69,6 +74,12 @@ final class CSVChunkProcessor: ChunkProcessor {
         }
         self.maskingStart = start
         self.maskingColumns = columnsOfFields
+        var replacing = [Int](repeating: -1, count: plan.headerCount)
+        for (column, field) in plan.maskedFields.enumerated().reversed() where columns[column].replace != nil
+        {
+            replacing[field] = column
+        }
+        self.replacingColumn = replacing
         self.maskedRanges = Array(repeating: 0..<0, count: columns.count)
         self.parser = CSVParser(delimiter: plan.delimiter, sink: self)
     }
@@ -289,7 +300,43 @@ final class CSVChunkProcessor: ChunkProcessor {
         return true
     }
 
+    /// Masks the cells that replace their input and writes each into its place in the record,
+    /// the input value where the cell keeps it. The record's bytes after the first such place are
+    /// moved once: only specs with `replace` pay for it.
+    private func replaceCells(_ masked: UnsafeBufferPointer<UInt8>, row: Int) {
+        let firstPlace = replacedFields[0].offset
+        replacedTail.removeAll(keepingCapacity: true)
+        replacedTail.append(contentsOf: UnsafeBufferPointer(rebasing: output.bytes[firstPlace...]))
+        output.truncate(to: firstPlace)
+        var copied = firstPlace
+        for (offset, field) in replacedFields {
+            replacedTail.withUnsafeBufferPointer { tail in
+                output.append(
+                    UnsafeBufferPointer(rebasing: tail[(copied - firstPlace)..<(offset - firstPlace)]))
+            }
+            copied = offset
+            let column = replacingColumn[field]
+            let input = UnsafeBufferPointer(rebasing: masked[maskedRanges[column]])
+            if let replacement = masker.premask(input, column: column, row: row) {
+                masker.withPremaskedBytes { bytes in
+                    encoder.cell(
+                        UnsafeBufferPointer(rebasing: bytes[replacement]), name: field, separator: field > 0,
+                        &output)
+                }
+            } else {
+                encoder.cell(input, name: field, separator: field > 0, &output)
+            }
+        }
+        replacedTail.withUnsafeBufferPointer { tail in
+            output.append(UnsafeBufferPointer(rebasing: tail[(copied - firstPlace)...]))
+        }
+    }
+
     private func startRecord() {
+        if masker.replaces {
+            replacedFields.removeAll(keepingCapacity: true)
+            masker.endPremaskedRecord()
+        }
         fieldIndex = 0
         invalidField = nil
         recordOutputStart = output.count
@@ -309,7 +356,12 @@ final class CSVChunkProcessor: ChunkProcessor {
                 maskedBytes.append(cell)
                 maskedRanges[maskingColumns[index]] = start..<maskedBytes.count
             }
-            encoder.cell(cell, name: fieldIndex, separator: fieldIndex > 0, &output)
+            if masker.replaces, replacingColumn[fieldIndex] >= 0 {
+                // Written once the record is known good and the cell masked: see `replaceCells`.
+                replacedFields.append((output.count, fieldIndex))
+            } else {
+                encoder.cell(cell, name: fieldIndex, separator: fieldIndex > 0, &output)
+            }
             if encoder.isJSON && invalidField == nil && !cell.isValidUTF8 { invalidField = fieldIndex }
         }
         fieldIndex += 1
@@ -340,6 +392,7 @@ final class CSVChunkProcessor: ChunkProcessor {
             return
         }
         let row = result.rows
+        if !replacedFields.isEmpty { replaceCells(masked, row: row) }
         var name = fieldIndex
         for (column, range) in maskedRanges.enumerated() {
             name = masker.writeAddedCells(

@@ -38,6 +38,10 @@ final class JSONChunkProcessor: ChunkProcessor {
     /// length: most keys of a record are none of the wanted ones, and one load tells.
     private let wantedLengths: [UInt64]
     private let csvColumnIndex: [String: Int]
+    /// JSON to CSV: for each CSV column, the spec column that replaces it, or -1.
+    private let replacingColumnOfCSV: [Int]
+    /// Where each replacing column's value lies among the masker's premasked bytes, this record.
+    @exclusivity(unchecked) private var replacements: [Range<Int>?]
     /// Keys spelled outside ASCII may come in another normalization form than the spec's.
     private let hasNonASCIIMaskedKeys: Bool
 
@@ -96,6 +100,10 @@ final class JSONChunkProcessor: ChunkProcessor {
             (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.maskedValues = Array(repeating: nil, count: plan.maskedKeys.count)
         self.hasNonASCIIMaskedKeys = plan.maskedKeys.contains { $0.utf8.contains { $0 >= 0x80 } }
+        self.replacingColumnOfCSV = (plan.csvColumns ?? []).map { name in
+            columns.firstIndex { $0.name == name && $0.replace != nil } ?? -1
+        }
+        self.replacements = Array(repeating: nil, count: columns.count)
         self.csvValues = Array(repeating: nil, count: plan.csvColumns?.count ?? 0)
         self.decoded = Array(repeating: [], count: plan.maskedKeys.count)
         self.maskedText = Array(repeating: nil, count: plan.maskedKeys.count)
@@ -441,11 +449,21 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
         result.rows += 1
         let row = result.rows
+        if masker.replaces { premaskReplacedColumns(bytes, row: row) }
         encoder.beginRecord(&output)
         var name: Int
         var separator: Bool
         if let csvColumns = plan.csvColumns {
             for index in csvColumns.indices {
+                let column = replacingColumnOfCSV[index]
+                if column >= 0, let replacement = replacements[column] {
+                    masker.withPremaskedBytes { premasked in
+                        encoder.cell(
+                            UnsafeBufferPointer(rebasing: premasked[replacement]), name: index,
+                            separator: index > 0, &output)
+                    }
+                    continue
+                }
                 let text = csvValues[index].map { csvText($0, scanner) } ?? []
                 text.withUnsafeBufferPointer { encoder.cell($0, name: index, separator: index > 0, &output) }
             }
@@ -454,13 +472,17 @@ final class JSONChunkProcessor: ChunkProcessor {
         } else {
             // The record's own bytes up to its closing brace; the added members go before it.
             output.truncate(to: output.count - 1)  // beginRecord's `{`: the record brings its own
-            var copied = object.range.lowerBound
-            for insertion in formulaInsertions {
-                output.append(UnsafeBufferPointer(rebasing: bytes[copied..<insertion]))
-                output.append(FormulaGuard.prefix)
-                copied = insertion
+            if masker.replaces {
+                copyReplacing(object, bytes)
+            } else {
+                var copied = object.range.lowerBound
+                for insertion in formulaInsertions {
+                    output.append(UnsafeBufferPointer(rebasing: bytes[copied..<insertion]))
+                    output.append(FormulaGuard.prefix)
+                    copied = insertion
+                }
+                output.append(UnsafeBufferPointer(rebasing: bytes[copied..<(object.range.upperBound - 1)]))
             }
-            output.append(UnsafeBufferPointer(rebasing: bytes[copied..<(object.range.upperBound - 1)]))
             name = 0
             separator = memberCount > 0
         }
@@ -481,6 +503,56 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
         encoder.endRecord(&output)
         return .written
+    }
+
+    /// Masks the record's cells that replace their input, before the record is written.
+    private func premaskReplacedColumns(_ bytes: UnsafeBufferPointer<UInt8>, row: Int) {
+        masker.endPremaskedRecord()
+        for index in masker.columns.indices {
+            replacements[index] = nil
+            guard masker.layouts[index].replace != nil else { continue }
+            if let range = maskedText[index] {
+                replacements[index] = masker.premask(
+                    UnsafeBufferPointer(rebasing: bytes[range]), column: index, row: row)
+            } else {
+                replacements[index] = decoded[index].withUnsafeBufferPointer {
+                    masker.premask($0, column: index, row: row)
+                }
+            }
+        }
+    }
+
+    /// Copies the record up to its closing brace with each replaced value written as a JSON
+    /// string in its place, and the formula prefixes of the values kept.
+    private func copyReplacing(_ object: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>) {
+        var edits: [(start: Int, end: Int, column: Int)] = []  // column -1: a formula prefix
+        for index in masker.columns.indices where replacements[index] != nil {
+            if let token = maskedValues[index] {
+                edits.append((token.range.lowerBound, token.range.upperBound, index))
+            }
+        }
+        for insertion in formulaInsertions
+        where !edits.contains(where: { $0.column >= 0 && ($0.start..<$0.end).contains(insertion) }) {
+            edits.append((insertion, insertion, -1))
+        }
+        edits.sort { $0.start < $1.start }
+        var copied = object.range.lowerBound
+        for edit in edits {
+            output.append(UnsafeBufferPointer(rebasing: bytes[copied..<edit.start]))
+            if edit.column < 0 {
+                output.append(FormulaGuard.prefix)
+            } else if let replacement = replacements[edit.column] {
+                masker.withPremaskedBytes { premasked in
+                    let value = UnsafeBufferPointer(rebasing: premasked[replacement])
+                    let prefix =
+                        encoder.escapeFormulas && FormulaGuard.isTrigger(value.first)
+                        ? FormulaGuard.prefix : nil
+                    JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &output)
+                }
+            }
+            copied = edit.end
+        }
+        output.append(UnsafeBufferPointer(rebasing: bytes[copied..<(object.range.upperBound - 1)]))
     }
 
     /// A JSON value as CSV text: strings decoded, everything else as written.

@@ -10,6 +10,18 @@ final class CellMasker {
         var extracted: Bool
         var status: Bool
         var template: Character?
+        var trims: Bool
+        var replace: Replacement?
+        var replaceIncomplete: Bool
+    }
+
+    /// A cell masked ahead of its record's writing, because its value replaces the input's: what
+    /// its added cells need, kept until they are written.
+    struct Premasked {
+        var status: CellStatus
+        var formatted: Range<Int>
+        var extracted: Range<Int>
+        var template: [UInt8]?
     }
 
     let columns: [ColumnSpec]
@@ -18,6 +30,11 @@ final class CellMasker {
     private let maskReferences: [Unmanaged<AffineMask>]
     let layouts: [Layout]
     let buffer = ApplyBuffer()
+    /// Whether a column writes into its input column: its cell is masked before the record.
+    let replaces: Bool
+    /// The current record's premasked cells, by column, and the bytes they point into.
+    @exclusivity(unchecked) private var premasked: [Premasked?]
+    @exclusivity(unchecked) private var premaskedBytes: [UInt8] = []
     // A masker belongs to one worker; exclusivity is checked statically.
     @exclusivity(unchecked) private(set) var stats: [ColumnStats]
 
@@ -50,9 +67,12 @@ final class CellMasker {
             Layout(
                 formatted: $0.formattedColumn != nil, extracted: $0.extractedColumn != nil,
                 status: $0.statusColumn != nil,
-                template: $0.templateColumn != nil ? $0.placeholderCharacter : nil)
+                template: $0.templateColumn != nil ? $0.placeholderCharacter : nil, trims: $0.trim,
+                replace: $0.replace, replaceIncomplete: $0.replaceIncomplete)
         }
         self.stats = columns.map { ColumnStats(formats: $0.formats.count) }
+        self.replaces = columns.contains { $0.replace != nil }
+        self.premasked = Array(repeating: nil, count: columns.count)
     }
 
     func resetStats() {
@@ -74,6 +94,54 @@ final class CellMasker {
         stats[column].count(.empty, format: 0, dropped: 0, row: row) { "" }
     }
 
+    /// The value masking sees: with `trim`, without leading and trailing white space.
+    @inline(__always)
+    func maskedValue(_ value: UnsafeBufferPointer<UInt8>, column: Int) -> UnsafeBufferPointer<UInt8> {
+        layouts[column].trims ? UnicodeWhiteSpace.trimmed(value) : value
+    }
+
+    /// Masks the cell of a column that replaces its input, ahead of the record: counts it, and
+    /// keeps its outcome for `writeAddedCells`. Returns where, in `withPremaskedBytes`, lies what
+    /// goes into the input column; nil when the input stays (an empty cell, or one not complete
+    /// without `replaceIncomplete`).
+    func premask(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> Range<Int>? {
+        let value = maskedValue(value, column: column)
+        guard !value.isEmpty else {
+            countEmpty(column: column, row: row)
+            premasked[column] = Premasked(status: .empty, formatted: 0..<0, extracted: 0..<0, template: nil)
+            return nil
+        }
+        let outcome = mask(value, column: column, row: row)
+        let start = premaskedBytes.count
+        premaskedBytes += buffer.formatted
+        let middle = premaskedBytes.count
+        premaskedBytes += buffer.extracted
+        let layout = layouts[column]
+        premasked[column] = Premasked(
+            status: outcome.status, formatted: start..<middle, extracted: middle..<premaskedBytes.count,
+            template: layout.template != nil ? template(column: column, outcome: outcome) : nil)
+        guard let replace = layout.replace, outcome.status == .complete || layout.replaceIncomplete else {
+            return nil
+        }
+        return replace == .formatted ? start..<middle : middle..<premaskedBytes.count
+    }
+
+    /// The premasked cell of `column`, once: writing its added cells uses it up.
+    func takePremasked(_ column: Int) -> Premasked? {
+        defer { premasked[column] = nil }
+        return premasked[column]
+    }
+
+    func withPremaskedBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        premaskedBytes.withUnsafeBufferPointer(body)
+    }
+
+    /// Forgets the record's premasked cells.
+    func endPremaskedRecord() {
+        for index in premasked.indices { premasked[index] = nil }
+        premaskedBytes.removeAll(keepingCapacity: true)
+    }
+
     /// The template column's text for the cell just masked.
     func template(column: Int, outcome: CellOutcome) -> [UInt8] {
         let spec = columns[column]
@@ -81,6 +149,51 @@ final class CellMasker {
         return Array(
             spec.mask.template(formatted: formatted, outcome: outcome, placeholder: spec.placeholderCharacter)
                 .utf8)
+    }
+}
+
+/// Unicode's White_Space characters at the ends of a value, as `trim` removes them.
+enum UnicodeWhiteSpace {
+    /// `value` without leading and trailing white space; the same bytes, no copy.
+    static func trimmed(_ value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = value.count
+        while start < end, let length = length(value, at: start) { start += length }
+        while start < end, let length = lengthEnding(value, at: end) { end -= length }
+        return UnsafeBufferPointer(rebasing: value[start..<end])
+    }
+
+    /// The length of the white-space character starting at `index`, if one does.
+    private static func length(_ value: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        for length in 1...3 where index + length <= value.count {
+            if isWhiteSpace(UnsafeBufferPointer(rebasing: value[index..<(index + length)])) { return length }
+        }
+        return nil
+    }
+
+    /// The length of the white-space character ending just before `end`, if one does.
+    private static func lengthEnding(_ value: UnsafeBufferPointer<UInt8>, at end: Int) -> Int? {
+        for length in 1...3 where end - length >= 0 {
+            if isWhiteSpace(UnsafeBufferPointer(rebasing: value[(end - length)..<end])) { return length }
+        }
+        return nil
+    }
+
+    /// U+0009–000D, U+0020, U+0085, U+00A0, U+1680, U+2000–200A, U+2028, U+2029, U+202F,
+    /// U+205F, U+3000, as UTF-8.
+    private static func isWhiteSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch bytes.count {
+        case 1: return bytes[0] == 0x20 || (0x09...0x0D).contains(bytes[0])
+        case 2: return bytes[0] == 0xC2 && (bytes[1] == 0x85 || bytes[1] == 0xA0)
+        case 3:
+            switch (bytes[0], bytes[1], bytes[2]) {
+            case (0xE1, 0x9A, 0x80), (0xE2, 0x81, 0x9F), (0xE3, 0x80, 0x80): return true
+            case (0xE2, 0x80, let last):
+                return (0x80...0x8A).contains(last) || [0xA8, 0xA9, 0xAF].contains(last)
+            default: return false
+            }
+        default: return false
+        }
     }
 }
 

@@ -171,6 +171,11 @@ extension CellMasker {
         let layout = layouts[index]
         var name = firstName
         var separator = separator
+        if replaces, let cell = takePremasked(index) {
+            return writeAddedCells(
+                cell, layout: layout, firstName: name, separator: separator, encoder: encoder, to: &out)
+        }
+        let value = maskedValue(value, column: index)
         var status = CellStatus.empty
         var template: [UInt8] = []
         if value.isEmpty {
@@ -208,6 +213,43 @@ extension CellMasker {
         }
         if layout.template != nil {
             template.withUnsafeBufferPointer { encoder.cell($0, name: name, separator: separator, &out) }
+            name += 1
+        }
+        return name
+    }
+
+    /// Writes the added cells of a cell masked ahead of its record.
+    private func writeAddedCells(
+        _ cell: Premasked, layout: Layout, firstName: Int, separator: Bool, encoder: RecordEncoder,
+        to out: inout ByteBuffer
+    ) -> Int {
+        var name = firstName
+        var separator = separator
+        withPremaskedBytes { bytes in
+            if layout.formatted {
+                encoder.cell(
+                    UnsafeBufferPointer(rebasing: bytes[cell.formatted]), name: name, separator: separator,
+                    &out)
+                name += 1
+                separator = true
+            }
+            if layout.extracted {
+                encoder.cell(
+                    UnsafeBufferPointer(rebasing: bytes[cell.extracted]), name: name, separator: separator,
+                    &out)
+                name += 1
+                separator = true
+            }
+        }
+        if layout.status {
+            encoder.plainCell(Self.statusText(cell.status), name: name, separator: separator, &out)
+            name += 1
+            separator = true
+        }
+        if layout.template != nil {
+            (cell.template ?? []).withUnsafeBufferPointer {
+                encoder.cell($0, name: name, separator: separator, &out)
+            }
             name += 1
         }
         return name

@@ -243,7 +243,7 @@ private struct Run {
             columnNames: header.names, maskedFields: maskedFields,
             policy: options.policy, maximumRecordBytes: options.maximumRecordBytes,
             splitsPlainLines: options.splitsPlainLines
-                && encoder.writesFieldsAsRead(delimiter: inputDelimiter))
+                && encoder.writesFieldsAsRead(delimiter: inputDelimiter) && !spec.replaces)
         let processors = (0..<max(1, options.jobs)).map { _ in
             CSVChunkProcessor(plan: plan, encoder: encoder, columns: spec.columns) as ChunkProcessor
         }

@@ -34,6 +34,12 @@ public struct ColumnSpec: Sendable {
     public var required: Bool
     /// The lowest acceptable complete ratio, 0…1.
     public var minComplete: Double?
+    /// Strip leading and trailing white space (Unicode White_Space) before masking.
+    public var trim = false
+    /// Write this value into the input column itself.
+    public var replace: Replacement?
+    /// Replace cells that are not complete too; by default they keep their input value.
+    public var replaceIncomplete = false
     /// Names of the added columns; nil leaves one out.
     public var formattedColumn: String?
     public var extractedColumn: String?
@@ -52,4 +58,14 @@ public struct ColumnSpec: Sendable {
 
     /// The format texts, primary first, as written in the spec: the report's `formats` keys.
     public var formats: [String] { [format] + affineFormats }
+}
+
+/// What a column's `replace` writes into the input column.
+public enum Replacement: String, Sendable, CaseIterable {
+    case formatted, extracted
+}
+
+extension Spec {
+    /// Whether any column writes into its input column.
+    public var replaces: Bool { columns.contains { $0.replace != nil } }
 }

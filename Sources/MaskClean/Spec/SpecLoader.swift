@@ -10,7 +10,8 @@ public enum SpecLoader {
     public static let columnKeys: [String] = [
         "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",
         "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
-        "templateColumn", "placeholderCharacter", "template", "symbols",
+        "templateColumn", "placeholderCharacter", "template", "symbols", "trim", "replace",
+        "replaceIncomplete",
     ]
     public static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
 
@@ -98,6 +99,14 @@ private struct SpecReader {
         let required = try bool(members["required"], place: key("required")) ?? false
         let minComplete = try ratio(members["minComplete"], key: "minComplete", of: place)
         let columnNotations = try notationList(members["notations"], place: key("notations"))
+        let trim = try bool(members["trim"], place: key("trim")) ?? false
+        let replace = try enumValue(members["replace"], Replacement.self, place: key("replace"))
+        let replaceIncomplete =
+            try bool(members["replaceIncomplete"], place: key("replaceIncomplete")) ?? false
+        if members["replaceIncomplete"] != nil && replace == nil {
+            throw fail(
+                key("replaceIncomplete"), "only with \"replace\": it says which cells replace their input")
+        }
 
         // Keys that belong to one syntax only are errors with another: they would be ignored.
         if syntax != .inputMask {
@@ -132,7 +141,7 @@ private struct SpecReader {
             throw fail(place, error.description)
         }
 
-        return ColumnSpec(
+        var column = ColumnSpec(
             name: name, index: index, syntax: syntax, format: format, affineFormats: affineFormats,
             affinityStrategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft,
             required: required, minComplete: minComplete,
@@ -143,6 +152,10 @@ private struct SpecReader {
             statusColumn: try outputName(members, "statusColumn", default: "\(name)_status", place: place),
             templateColumn: try outputName(members, "templateColumn", default: nil, place: place),
             placeholderCharacter: placeholder, mask: mask)
+        column.trim = trim
+        column.replace = replace
+        column.replaceIncomplete = replaceIncomplete
+        return column
     }
 
     /// An added column's name: the default when the key is absent, none when it is null.
