@@ -230,6 +230,35 @@ struct MaskaraTests {
         }
     }
 
+    /// Regression: `D?|7?` was refused as "'?' after an optional expression"; DIALECTS' grammar
+    /// makes that `?` redundant (the choice has an optional branch), and only `??` an error.
+    @Test("a ? after a choice with an optional branch is redundant; D?? and +?? still fail")
+    func redundantQuestionMark() throws {
+        let redundant = try Mask(syntax: .maskara, format: "D?|7?(DD)")
+        let plain = try Mask(syntax: .maskara, format: "D?|7(DD)")
+        for value in ["5(12)", "7(12)", "(12)", "12", "x"] {
+            #expect(redundant.apply(value) == plain.apply(value), "\(value)")
+        }
+        #expect(redundant.apply("(12)").status == .complete, "the choice may be left out")
+        for format in ["D??", "D?|7??"] {
+            #expect(throws: FormatError.self) { try Mask(syntax: .maskara, format: format) }
+        }
+    }
+
+    /// Regression: `٣D` was refused as an unknown character; any Unicode decimal digit is a literal.
+    @Test("a Unicode decimal digit in a maskara format is a literal")
+    func unicodeDigitLiterals() throws {
+        let arabic = try Mask(syntax: .maskara, format: "٣D")
+        #expect(arabic.apply("5").formatted == "٣5")
+        #expect(arabic.apply("5").extracted == "5")
+        #expect(arabic.apply("٣5").formatted == "٣5")
+        #expect(arabic.apply("٣5").status == .complete)
+        let devanagari = try Mask(syntax: .maskara, format: "+७|८DD")
+        #expect(devanagari.apply("८12").formatted == "+८12")
+        // A number that is not a decimal digit is still no literal.
+        #expect(throws: FormatError.self) { try Mask(syntax: .maskara, format: "½D") }
+    }
+
     @Test("| is left-associative, and ? after a choice makes the whole choice optional")
     func choices() throws {
         let mask = try Mask(syntax: .maskara, format: "7|8|9D")

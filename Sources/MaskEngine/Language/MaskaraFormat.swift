@@ -1,15 +1,22 @@
 /// Maskara's format language (DIALECTS.md): one token per character.
 ///
 /// - `D` a Unicode number (`½` and `①` too), `X` an ASCII letter: value slots;
-/// - a digit, or a character of `symbols`: a literal;
+/// - a Unicode decimal digit (`7`, `٣`), or a character of `symbols`: a literal;
 /// - postfix `?`: the expression before it is optional;
 /// - infix `|`: a choice between the expression before it and the single token after it,
-///   left-associative (`7|8|9`); a `?` after a choice applies to the whole choice.
+///   left-associative (`7|8|9`); a `?` after a choice applies to the whole choice, and is
+///   redundant when a branch is optional already (`D?|7?`); only `??` is an error.
 ///
 /// A choice with `D` or `X` in it is a value slot; a choice of literals (`7|8`, `-| `) is a
 /// literal class, written as its left branch. Walking (`MaskaraRules`): a character a value slot
 /// does not fit stops the walk; letters are upper-cased in the formatted value.
 enum MaskaraFormat {
+    /// A Unicode decimal digit (`7`, `٣`, `७`): a literal in a Maskara format.
+    static func isDecimalDigit(_ character: Character) -> Bool {
+        character.unicodeScalars.count == 1
+            && character.unicodeScalars.first!.properties.generalCategory == .decimalNumber
+    }
+
     /// Maskara's default `allowedSymbolTokens`: plus, minus, space and parentheses.
     static let defaultSymbols = "+- ()"
 
@@ -29,7 +36,9 @@ enum MaskaraFormat {
         var elements: [Element] = []
         /// The offset of a `|` still waiting for its right operand.
         var openChoice: Int?
+        var previous: Character?
         for (offset, character) in format.enumerated() {
+            defer { previous = character }
             switch character {
             case "?":
                 guard openChoice == nil else {
@@ -38,7 +47,9 @@ enum MaskaraFormat {
                 guard let last = elements.indices.last else {
                     throw FormatError(.invalid("'?' with nothing before it"), at: offset)
                 }
-                guard !elements[last].isOptional else {
+                // Only `??` written directly is an error: after a choice with an optional branch
+                // (`D?|7?`) the `?` is redundant, the choice being optional already.
+                guard previous != "?" else {
                     throw FormatError(.invalid("'?' after an optional expression"), at: offset)
                 }
                 elements[last].isOptional = true
@@ -56,7 +67,7 @@ enum MaskaraFormat {
                     token = .number
                 } else if character == "X" {
                     token = .letter
-                } else if character.isASCII && character.isNumber || symbols.contains(character) {
+                } else if Self.isDecimalDigit(character) || symbols.contains(character) {
                     token = .literal(character)
                 } else {
                     let allowed =
