@@ -198,7 +198,7 @@ struct ExitStatusTests {
 
     @Test("74: a write error on the quarantine file")
     func writeErrorOnQuarantine() throws {
-        let setup = try Setup(input: "id,phone\n1,5551234567\n2,55\"5\n3,5551234567\n")
+        let setup = try Setup(input: "id,phone\n1,5551234567\n2,\"55\"5\n3,5551234567\n")
         let outcome = try setup.run(
             ["run", "spec.json", "data.csv", "-o", "/dev/null", "--quarantine", "/dev/full", "--quiet"])
         #expect(outcome.status == 74)

@@ -186,7 +186,7 @@ struct FailureHandlingTests {
         let scratch = try Scratch()
         _ = try scratch.write("spec.json", ExitStatusTests.spec)
         _ = try scratch.write(
-            "data.csv", "id,phone,note\n1,5551234567,a\n2,5\"5,\"multi\nline\"\n3,5551234567,b\n")
+            "data.csv", "id,phone,note\n1,5551234567,a\n2,\"5\"5,\"multi\nline\"\n3,5551234567,b\n")
         let outcome = try Maskclean.run(
             [
                 "run", "spec.json", "data.csv", "-o", "clean.csv", "--report", "report.json", "--quarantine",
@@ -195,7 +195,8 @@ struct FailureHandlingTests {
             in: scratch.url)
         #expect(outcome.status == 1, "one rejected record is over the default maxRejected of 0")
         #expect(
-            try String(contentsOfFile: scratch.path("bad.csv"), encoding: .utf8) == "2,5\"5,\"multi\nline\"\n"
+            try String(contentsOfFile: scratch.path("bad.csv"), encoding: .utf8)
+                == "2,\"5\"5,\"multi\nline\"\n"
         )
         let report = try String(contentsOfFile: scratch.path("report.json"), encoding: .utf8)
         #expect(report.contains(#""rows": 3,"#), "\(report)")

@@ -45,7 +45,10 @@ struct PipelineTests {
         var quarantine: [UInt8] { bad.flatMap(\.bytes) }
     }
 
-    static let stray = "stray quote inside an unquoted field (quote the whole field and double the quote)"
+    /// A quoted field with text after its closing quote: malformed, where a quote inside an
+    /// unquoted field is data.
+    static let afterClosingQuote =
+        "unexpected character after a closing quote (a quote inside a quoted field must be doubled)"
     static let afterQuote =
         "unexpected character after a closing quote (a quote inside a quoted field must be doubled)"
 
@@ -55,7 +58,7 @@ struct PipelineTests {
         for row in 1...60 {
             switch row % 12 {
             case 1: input.add("\(row),5551234567,\"multi\nline, \"\"quoted\"\"\"\n")
-            case 2: input.add("\(row),55\"5,x\n", bad: stray)
+            case 2: input.add("\(row),\"55\"5,x\n", bad: afterClosingQuote)
             case 3: input.add("\(row),\" (555) 123-4567 \",plain\n")
             case 4: input.add("\(row),\"555\"1,y\n", bad: afterQuote)
             case 5: input.add("\(row),555\n", bad: "expected 3 fields as in the header, found 2")
@@ -121,14 +124,14 @@ struct PipelineTests {
     func csvFailsDeep(chunkSize: Int) throws {
         var input = Input(header: "id,phone,note\n")
         for row in 1...200 { input.add("\(row),5551234567,\"line \(row)\nand more\"\n") }
-        input.add("201,555\"1,x\n", bad: Self.stray)
+        input.add("201,\"555\"1,x\n", bad: Self.afterClosingQuote)
         for row in 202...220 { input.add("\(row),5551234567,x\n") }
         let folder = try TemporaryFolder()
         try folder.write("data.csv", input.bytes)
         let outcome = try runPipeline(
             spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", jobs: 3, chunkSize: chunkSize
         )
-        #expect(outcome.error?.message == "\(folder.path("data.csv")):402: \(Self.stray)")
+        #expect(outcome.error?.message == "\(folder.path("data.csv")):402: \(Self.afterClosingQuote)")
         #expect(folder.files == ["data.csv"])
     }
 
@@ -190,7 +193,7 @@ struct PipelineTests {
             [UInt8]("6,555".utf8) + [0xFF] + Array("1234,x\r".utf8), bad: "invalid UTF-8 in column \"phone\"")
         // A parse error ends where the reader cuts records: at the bare CR, so record 8 after it
         // on the same line is read (it used to go with the bad one, to the line feed).
-        input.add("7,55\"5,x\r", bad: Self.stray)
+        input.add("7,\"55\"5,x\r", bad: Self.afterClosingQuote)
         input.add("8,5551234567,y\n")
         input.add("9,5551234567,z")
         let (report, folder) = try Self.quarantineRun(input, jobs: jobs, chunkSize: chunkSize)

@@ -226,8 +226,16 @@ final class CSVChunkProcessor: ChunkProcessor {
                 if let found = memchr(base + start, Int32(delimiter), count - start) {
                     end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 }
-                guard memchr(base + start, 0x22, end - start) == nil else { return abandonLine() }
                 text = start..<end
+                if memchr(base + start, 0x22, end - start) != nil {
+                    // A quote inside a field that does not start with one is data (`12" ruler`);
+                    // written back, the field is quoted and the quote doubled.
+                    output.append(UnsafeBufferPointer(start: base + copied, count: start - copied))
+                    CSVFieldEncoder.append(
+                        UnsafeBufferPointer(start: base + start, count: end - start), delimiter: delimiter,
+                        escapeFormulas: false, to: &output)
+                    copied = end
+                }
             }
             if field < plan.headerCount {
                 for index in maskingStart[field]..<maskingStart[field + 1] {

@@ -1,7 +1,10 @@
 import CLibCSV
+import Foundation
 
-/// libcsv set up the way maskclean reads CSV: strict (a stray quote is an error), nothing
-/// trimmed (padded phone numbers are data). Fields go to a sink as they are parsed, or, without
+/// libcsv set up the way maskclean reads CSV: a quote is data unless it starts a field (`12"
+/// ruler`, `37.8"N`, as Python's csv module and rust-csv read them), but a quoted field must be
+/// one: text after its closing quote (`"Na"me`) is an error; nothing trimmed (padded phone
+/// numbers are data). Fields go to a sink as they are parsed, or, without
 /// one, are collected into one reusable byte arena.
 ///
 /// Feed it one physical line at a time: between lines, `isBetweenRecords` says whether the lines
@@ -23,9 +26,15 @@ final class CSVParser {
     /// it.
     private let sink: Unmanaged<CSVChunkProcessor>?
 
+    private let delimiter: UInt8
+    @exclusivity(unchecked) private var quoting = QuotedFieldCheck()
+    @exclusivity(unchecked) private var textAfterClosingQuote = false
+    @exclusivity(unchecked) private var unterminated = false
+
     init(delimiter: UInt8, sink: CSVChunkProcessor? = nil) {
         self.sink = sink.map { Unmanaged.passUnretained($0) }
-        csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI))
+        self.delimiter = delimiter
+        csv_init(&parser, UInt8(CSV_STRICT_FINI))
         csv_set_delim(&parser, delimiter)
         csv_set_space_func(&parser, maskclean_no_space)
         arena.reserveCapacity(64 * 1024)
@@ -41,6 +50,13 @@ final class CSVParser {
 
     /// Parses more bytes. False on a parse error, described by `errorDescription`.
     func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // libcsv without CSV_STRICT reads a stray quote as data, as wanted, but also reads a
+        // quote followed by text as part of a quoted field that goes on: that is caught here,
+        // before libcsv sees it.
+        guard quoting.accepts(bytes.assumingMemoryBound(to: UInt8.self), delimiter: delimiter) else {
+            textAfterClosingQuote = true
+            return false
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let parsed = csv_parse(
             &parser, bytes.baseAddress, bytes.count, fieldCallback, recordCallback, context)
@@ -50,18 +66,21 @@ final class CSVParser {
     /// Ends the input: a last record without a line break is completed. False when a quoted field
     /// is still open.
     func finish() -> Bool {
+        // libcsv's loose mode closes an open quoted field at the end without a word.
+        guard !quoting.isInsideQuotedField else {
+            unterminated = true
+            return false
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         return csv_fini(&parser, fieldCallback, recordCallback, context) == 0
     }
 
     /// What went wrong, for the message, given the state the parser stopped in.
     var errorDescription: String {
-        if csv_error(&parser) == CSV_EPARSE {
-            // In a quoted field, strict mode fails on a character after the closing quote;
-            // outside one, on a quote inside an unquoted field.
-            return parser.quoted != 0
-                ? "unexpected character after a closing quote (a quote inside a quoted field must be doubled)"
-                : "stray quote inside an unquoted field (quote the whole field and double the quote)"
+        if unterminated { return "unterminated quoted field" }
+        if textAfterClosingQuote {
+            return
+                "unexpected character after a closing quote (a quote inside a quoted field must be doubled)"
         }
         return String(cString: csv_strerror(csv_error(&parser)))
     }
@@ -92,13 +111,16 @@ final class CSVParser {
         let delimiter = csv_get_delim(&parser)
         csv_free(&parser)
         parser = csv_parser()
-        csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI))
+        csv_init(&parser, UInt8(CSV_STRICT_FINI))
         csv_set_delim(&parser, delimiter)
         csv_set_space_func(&parser, maskclean_no_space)
         arena.removeAll(keepingCapacity: true)
         fieldEnds.removeAll(keepingCapacity: true)
         completedRecords.removeAll(keepingCapacity: true)
         fieldsInRecord = 0
+        quoting = QuotedFieldCheck()
+        textAfterClosingQuote = false
+        unterminated = false
     }
 
     fileprivate func appendField(_ start: UnsafeRawPointer?, _ count: Int) {
@@ -120,6 +142,51 @@ final class CSVParser {
         }
         completedRecords.append(fieldsInRecord)
         fieldsInRecord = 0
+    }
+}
+
+/// Follows the bytes fed to libcsv as it reads them, to catch what its loose mode lets through:
+/// a closing quote followed by anything but another quote, the delimiter or a line end.
+struct QuotedFieldCheck {
+    private enum State {
+        case fieldStart, unquoted, quoted, quoteInQuoted
+    }
+
+    private var state = State.fieldStart
+
+    /// A quoted field is open: its closing quote has not come (a quote just read may yet be
+    /// doubled, but at the end of the input it closes the field).
+    var isInsideQuotedField: Bool { state == .quoted }
+
+    /// Whether `bytes`, following those seen before, keep every quoted field whole.
+    mutating func accepts(_ bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        // Most pieces have no quote: outside a quoted field only their end matters, inside one
+        // nothing does.
+        if state != .quoteInQuoted && memchr(base, 0x22, bytes.count) == nil {
+            if state != .quoted {
+                let last = base[bytes.count - 1]
+                state = last == delimiter || last == 0x0A || last == 0x0D ? .fieldStart : .unquoted
+            }
+            return true
+        }
+        for byte in bytes {
+            let endsField = byte == delimiter || byte == 0x0A || byte == 0x0D
+            switch state {
+            case .fieldStart: state = byte == 0x22 ? .quoted : endsField ? .fieldStart : .unquoted
+            case .unquoted: if endsField { state = .fieldStart }
+            case .quoted: if byte == 0x22 { state = .quoteInQuoted }
+            case .quoteInQuoted:
+                if byte == 0x22 {
+                    state = .quoted
+                } else if endsField {
+                    state = .fieldStart
+                } else {
+                    return false
+                }
+            }
+        }
+        return true
     }
 }
 

@@ -213,9 +213,18 @@ public final class TemporaryFiles: @unchecked Sendable {
     /// or after the last: never between two.
     private let commitLock = NSLock()
     private var paths: Set<String> = []
+    private var abandoned = false
 
     func register(_ path: String) {
-        lock.withLock { _ = paths.insert(path) }
+        lock.lock()
+        guard !abandoned else {
+            // The process is ending on a signal and its temporary files are gone: a new one
+            // would outlive it. This thread waits for the end instead of creating it.
+            lock.unlock()
+            while true { pause() }
+        }
+        paths.insert(path)
+        lock.unlock()
     }
 
     func unregister(_ path: String) {
@@ -233,6 +242,7 @@ public final class TemporaryFiles: @unchecked Sendable {
     /// commits from starting: for a process about to end on a signal.
     public func abandon() {
         commitLock.lock()
+        lock.withLock { abandoned = true }
         removeAll()
     }
 

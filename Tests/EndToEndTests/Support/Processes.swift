@@ -68,7 +68,7 @@ enum Generated {
 
     /// A customers export of `rows` records; every record has a quoted note over two lines.
     /// Rows divisible by `lossyEvery` hold a phone too long; by `incompleteEvery`, a date too
-    /// short; by `badEvery` (when given), a stray quote.
+    /// short; by `badEvery` (when given), text after a quoted field's closing quote.
     static func customers(
         rows: Int, lossyEvery: Int = 4000, incompleteEvery: Int = 3500, badEvery: Int? = nil,
         noteLength: Int = 200
@@ -92,7 +92,7 @@ enum Generated {
                 : "\(String(format: "%02d", row % 12 + 1))/\(String(format: "%02d", row % 28 + 1))/2024"
             let name = row % 7 == 0 ? "\"Doe, Jane \"\"JD\"\"\"" : "Customer \(row)"
             if let badEvery, row % badEvery == 0 {
-                text += "\(row),\(name),55\"5,\(date),broken\n"
+                text += "\(row),\(name),\"55\"5,\(date),broken\n"
                 continue
             }
             text += "\(row),\(name),\"\(phone)\",\(date),\"\(filler) \(row)\nsecond line of \(row)\"\n"
