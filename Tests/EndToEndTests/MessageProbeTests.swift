@@ -104,3 +104,46 @@ struct MessageProbeTests {
                 """)
     }
 }
+
+/// Regression: `printf 'phone\n5551234567\n\n5551234567\n'` with `required` and `minComplete: 1`
+/// passed `check` with "2 rows": the blank line vanished.
+@Suite("Hostile probes: blank lines")
+struct BlankLineProbeTests {
+    static let spec =
+        #"{"columns":[{"name":"phone","format":"+1 ([000]) [000]-[0000]","required":true,"minComplete":1}]}"#
+
+    @Test("in a one-column CSV a blank line is a record with one empty field", arguments: ["\n", "\r\n"])
+    func oneColumn(lineEnd: String) throws {
+        let scratch = try Scratch()
+        _ = try scratch.write("spec.json", Self.spec)
+        _ = try scratch.write(
+            "in.csv", ["phone", "5551234567", "", "5551234567", ""].joined(separator: lineEnd))
+        let check = try Maskclean.run(["check", "spec.json", "in.csv"], in: scratch.url)
+        #expect(check.status == 1, "\(check.stderr)")
+        #expect(check.stderr.contains("3 rows: FAILED"), "\(check.stderr)")
+        let run = try Maskclean.run(
+            ["run", "spec.json", "in.csv", "--quiet", "--output-format", "ndjson"], in: scratch.url)
+        #expect(run.stdoutText.split(separator: "\n").count == 3)
+        #expect(
+            run.stdoutText.contains(
+                #"{"phone":"","phone_formatted":"","phone_extracted":"","phone_status":"empty"}"#))
+    }
+
+    @Test("in a CSV of several columns a blank line is skipped, never silently")
+    func severalColumns() throws {
+        let scratch = try Scratch()
+        _ = try scratch.write("spec.json", Self.spec)
+        _ = try scratch.write("in.csv", "id,phone\n1,5551234567\n\n2,5551234567\r\n\r\n3,5551234567\n\n")
+        let outcome = try Maskclean.run(
+            ["check", "spec.json", "in.csv", "--report", "r.json"], in: scratch.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("3 blank lines skipped (lines 3, 5, 7)"), "\(outcome.stderr)")
+        let report =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: scratch.url.appendingPathComponent("r.json"))) as? [String: Any]
+        let blank = report?["blankLines"] as? [String: Any]
+        #expect(blank?["count"] as? Int == 3)
+        #expect(blank?["lines"] as? [Int] == [3, 5, 7])
+        #expect(report?["rows"] as? Int == 3)
+    }
+}

@@ -129,6 +129,14 @@ final class CSVChunkProcessor: ChunkProcessor {
                 }
             }
             let lineBytes = UnsafeRawBufferPointer(start: base + lineStart, count: lineEnd - lineStart)
+            if parser.isBetweenRecords && Self.isBlank(lineBytes) {
+                blankLine(at: line)
+                if endsLine { line += 1 }
+                recordLine = line
+                recordStart = lineEnd
+                lineStart = lineEnd
+                continue
+            }
             var problem: String?
             // A record that ended in this line was counted when it ended; one cut short was not.
             var counted = false
@@ -261,6 +269,29 @@ final class CSVChunkProcessor: ChunkProcessor {
         fieldIndex = field
         endRecord()
         return true
+    }
+
+    /// A line with nothing but its end: LF, CRLF or a bare CR.
+    private static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
+        switch line.count {
+        case 1: return line[0] == 0x0A || line[0] == 0x0D
+        case 2: return line[0] == 0x0D && line[1] == 0x0A
+        default: return false
+        }
+    }
+
+    /// A blank line is a record of one empty field when the header has one column (RFC 4180);
+    /// with more columns it holds no record, and is counted so that the report shows it was
+    /// skipped, never silently.
+    private func blankLine(at line: Int) {
+        guard plan.headerCount == 1 else {
+            result.blankLines += 1
+            if result.blankLineNumbers.count < Report.blankLinesKept { result.blankLineNumbers.append(line) }
+            return
+        }
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        field(empty)
+        endRecord()
     }
 
     /// Takes back what `splitLine` wrote of a record it leaves to libcsv.

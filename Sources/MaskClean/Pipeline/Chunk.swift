@@ -21,6 +21,9 @@ struct ChunkResult: Sendable {
     var rows = 0
     var stats: [ColumnStats] = []
     var rejections: [Rejection] = []
+    /// CSV with several columns: blank lines skipped, and the first few of their line numbers.
+    var blankLines = 0
+    var blankLineNumbers: [Int] = []
     /// JSON: for each masked key, whether a record of the chunk has it (null included), and the
     /// keys of the chunk's first record, to suggest a name when a masked key is in no record.
     var maskedKeysSeen: [Bool] = []

@@ -579,6 +579,10 @@ private struct Run {
         for rejection in result.rejections {
             report.reject(line: rejection.line, reason: rejection.reason)
         }
+        report.blankLines += result.blankLines
+        for line in result.blankLineNumbers where report.blankLineNumbers.count < Report.blankLinesKept {
+            report.blankLineNumbers.append(line)
+        }
         for (index, seen) in result.maskedKeysSeen.enumerated() where seen { maskedKeysSeen[index] = true }
         for key in result.keysSeen where keysSeen.count < 200 && !keysSeen.contains(key) {
             keysSeen.append(key)

@@ -106,6 +106,10 @@ public struct Report: Sendable {
     public var maxRejected: Int
     /// The fewest records the spec accepts (`minRows`).
     public var minRows: Int
+    /// Blank lines skipped in a CSV of several columns, and the first few of their lines.
+    public var blankLines = 0
+    public var blankLineNumbers: [Int] = []
+    public static let blankLinesKept = 10
 
     public init(spec: Spec) {
         columns = spec.columns.map { Column(spec: $0, stats: ColumnStats(formats: $0.formats.count)) }

@@ -29,6 +29,15 @@ extension Report {
         }
         out.endArray()
         out.endObject()
+        if blankLines > 0 {
+            out.key("blankLines")
+            out.beginObject()
+            out.key("count")
+            out.raw(String(blankLines))
+            out.key("lines")
+            out.raw("[" + blankLineNumbers.map(String.init).joined(separator: ", ") + "]")
+            out.endObject()
+        }
         out.key("columns")
         out.beginArray()
         for column in columns {
@@ -115,6 +124,13 @@ extension Report {
                 return index == 0 ? cell + padding : padding + cell
             }
             lines.append(cells.joined(separator: "  "))
+        }
+        if blankLines > 0 {
+            let shown = blankLineNumbers.map(String.init).joined(separator: ", ")
+            let more = blankLines > blankLineNumbers.count ? ", …" : ""
+            lines.append(
+                "\(blankLines) blank line\(blankLines == 1 ? "" : "s") skipped (line\(blankLines == 1 ? "" : "s") \(shown)\(more))"
+            )
         }
         if rejectedCount > 0 || !rejectedPassed {
             let records = rejectedCount == 1 ? "record" : "records"
