@@ -77,6 +77,50 @@ struct MessageProbeTests {
         #expect(outcome.stderr.hasPrefix(message), "\(outcome.stderr)")
     }
 
+    /// Regression: a UTF-16 export was reported as a syntax error or a NUL byte.
+    @Test("a UTF-16 input is named as such, in every format, with or without a byte-order mark")
+    func utf16() throws {
+        let scratch = try scratch()
+        let text = "id,phone\n1,5551234567\n"
+        let encodings: [(String, [UInt8])] = [
+            ("le.csv", [0xFF, 0xFE] + Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            (
+                "be.ndjson",
+                [0xFE, 0xFF]
+                    + Array("{\"phone\":\"5551234567\"}\n".utf16).flatMap {
+                        [UInt8($0 >> 8), UInt8($0 & 0xFF)]
+                    }
+            ),
+            ("bare.json", Array("[{\"phone\":\"1\"}]".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            ("bare.csv", Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+        ]
+        for (name, bytes) in encodings {
+            try Data(bytes).write(to: scratch.url.appendingPathComponent(name))
+            let outcome = try Maskclean.run(["check", "spec.json", name], in: scratch.url)
+            #expect(outcome.status == 65, "\(name)")
+            #expect(
+                outcome.stderr
+                    == "\(name): UTF-16 is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)\n",
+                "\(name): \(outcome.stderr)")
+        }
+    }
+
+    /// Regression: every record over the limit was "(an unterminated quote?)", even a plain
+    /// 100 MB cell.
+    @Test("a record over the limit is called a runaway quote only when it is inside quotes")
+    func oversizedRecordMessage() throws {
+        let scratch = try scratch()
+        let cell = String(repeating: "x", count: 40 << 20)
+        _ = try scratch.write("plain.csv", "id,phone\n1," + cell + "\n")
+        _ = try scratch.write("quoted.csv", "id,phone\n1,\"" + cell + "\n")
+        let plain = try Maskclean.run(["check", "spec.json", "plain.csv"], in: scratch.url)
+        #expect(plain.stderr == "plain.csv:2: record longer than 32 MiB\n", "\(plain.stderr)")
+        let quoted = try Maskclean.run(["check", "spec.json", "quoted.csv"], in: scratch.url)
+        #expect(
+            quoted.stderr == "quoted.csv:2: record longer than 32 MiB (a quoted field that never closes?)\n",
+            "\(quoted.stderr)")
+    }
+
     /// Regression: a spec starting with a UTF-8 byte-order mark was refused as bad JSON.
     @Test("a spec with a byte-order mark is read like one without")
     func specByteOrderMark() throws {

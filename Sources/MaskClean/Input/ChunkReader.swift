@@ -32,6 +32,9 @@ final class ChunkReader<Splitter: RecordSplitter> {
     private var handedOut = false
     /// The line the splitter found the input's structure broken on.
     private var brokenLine: Int?
+    /// The input read so far ends inside a quoted field.
+    var isInsideQuotedField: Bool { splitter.isInsideQuotedField }
+
     /// Input bytes read so far, for the progress bar.
     private(set) var bytesRead = 0
 

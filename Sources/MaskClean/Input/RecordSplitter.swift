@@ -11,6 +11,12 @@ protocol RecordSplitter {
     /// Scans `bytes` only up to the first record boundary in them: `boundary` is that one (or
     /// nil, everything scanned), and `lineFeeds` counts the line feeds scanned.
     mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan
+    /// The bytes scanned so far end inside a quoted field (CSV only).
+    var isInsideQuotedField: Bool { get }
+}
+
+extension RecordSplitter {
+    var isInsideQuotedField: Bool { false }
 }
 
 /// What one scan found.
@@ -55,6 +61,8 @@ struct CSVSplitter: RecordSplitter {
     init(delimiter: UInt8) {
         self.delimiter = delimiter
     }
+
+    var isInsideQuotedField: Bool { state != .outside }
 
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
         scan(bytes, stoppingAtFirst: false)

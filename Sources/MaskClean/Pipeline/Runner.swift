@@ -297,6 +297,7 @@ private struct Run {
             if count == 0 { break }
             bytes += block[..<count]
         }
+        try refuseUTF16(bytes)
         let hadByteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
         let skip = hadByteOrderMark ? 3 : 0
         let headerEnd = end ?? bytes.count
@@ -416,7 +417,21 @@ private struct Run {
             if count == 0 { break }
             bytes += block[..<count]
         }
+        try refuseUTF16(bytes)
         return bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+    }
+
+    /// A UTF-16 file (a byte-order mark, or ASCII text with every other byte zero) read as
+    /// UTF-8 would fail as a syntax error or a NUL byte: say what it is instead.
+    func refuseUTF16(_ bytes: [UInt8]) throws(MaskCleanError) {
+        let marked = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+        let unmarked =
+            bytes.count >= 4
+            && (bytes[0] != 0 && bytes[1] == 0 && bytes[2] != 0 && bytes[3] == 0
+                || bytes[0] == 0 && bytes[1] != 0 && bytes[2] == 0 && bytes[3] != 0)
+        guard marked || unmarked else { return }
+        throw .data(
+            input.name, line: nil, "UTF-16 is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)")
     }
 
     /// Reads past the `[` that opens a JSON array of records; returns the bytes after it and
@@ -429,6 +444,7 @@ private struct Run {
                 try input.read(into: buffer)
             }
             bytes += block[..<count]
+            if bytes.count >= 4 || count == 0 { try refuseUTF16(bytes) }
             var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             var line = 1
             while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) {
@@ -557,8 +573,11 @@ private struct Run {
                 })
             if let line = oversizedLine {
                 // The chunks before it are written; now pass the long record without holding it.
+                // Only a record inside an open quoted field may be a runaway quote; a plain
+                // 100 MB cell is just too long.
                 let reason =
-                    "record longer than \(byteCount(reader.maximumRecordBytes)) (an unterminated quote?)"
+                    "record longer than \(byteCount(reader.maximumRecordBytes))"
+                    + (reader.isInsideQuotedField ? " (a quoted field that never closes?)" : "")
                 guard options.policy != .fail else { throw .data(input.name, line: line, reason) }
                 let quarantine = this.quarantine
                 try reader.skipOversizedRecord { (bytes: UnsafeBufferPointer<UInt8>) throws(MaskCleanError) in
