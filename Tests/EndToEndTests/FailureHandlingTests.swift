@@ -97,7 +97,8 @@ struct FailureHandlingTests {
         #expect(report.contains(#""rows": 4,"#))
         #expect(report.contains(#""count": 1,"#))
         #expect(
-            report.contains(#"{"line": 3, "reason": "record longer than 32 MiB (a quoted field that never closes?)"}"#))
+            report.contains(
+                #"{"line": 3, "reason": "record longer than 32 MiB (a quoted field that never closes?)"}"#))
     }
 
     /// Every malformed-input error is `FILE:LINE: what is wrong`, an empty file included (line 1).
