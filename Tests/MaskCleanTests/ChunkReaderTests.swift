@@ -64,6 +64,30 @@ struct ChunkReaderTests {
         }
     }
 
+    /// Regression: a format of 10,000 literals on 200,000 short records peaked at 2 GB, each
+    /// chunk of 1 MiB holding so many records that its output ran to hundreds of megabytes. With
+    /// a record budget, chunks hold about that many records, even those all read with the header.
+    @Test("a record budget keeps chunks to about that many records", arguments: [true, false])
+    func recordBudget(inLeftover: Bool) throws {
+        let folder = try TemporaryFolder()
+        let records = (1...5_000).map { "\($0),555\n" }
+        let text = records.joined()
+        let reader = try reader(
+            folder, inLeftover ? "" : text, splitter: CSVSplitter(delimiter: UInt8(ascii: ",")),
+            chunkSize: 1 << 20, leftover: inLeftover ? text : "")
+        reader.recordBudget = 50
+        let cuts = try chunks(reader)
+        #expect(cuts.flatMap(\.bytes) == Array(text.utf8), "every byte once, in order")
+        let sizes = cuts.map { $0.bytes.count { $0 == 0x0A } }
+        #expect(cuts.count > 20, "\(cuts.count) chunks")
+        #expect(sizes.max() ?? 0 <= 250, "records per chunk: \(sizes.max() ?? 0)")
+        var line = 1
+        for cut in cuts {
+            #expect(cut.firstLine == line)
+            line += cut.bytes.count { $0 == 0x0A }
+        }
+    }
+
     /// A CSV body of `count` records, some with quoted line breaks, and the offsets where its
     /// records end.
     func csvBody(_ count: Int) -> (text: String, ends: Set<Int>) {

@@ -15,7 +15,16 @@ final class ChunkReader<Splitter: RecordSplitter> {
 
     private let input: InputFile
     private var splitter: Splitter
+    /// The splitter as it was at the start: the state at any record's start.
+    private let freshSplitter: Splitter
     private let chunkSize: Int
+    /// At most this many records to a chunk, when the spec's formats write much per record (a
+    /// format of 10,000 literals): with chunks cut by input size alone, short records made each
+    /// chunk's output gigabytes. Nil for ordinary specs.
+    var recordBudget: Int?
+    /// Bytes scanned and record boundaries found, for the average record's size.
+    private var scannedBytes = 0
+    private var recordsSeen = 0
     /// Where chunks' buffers come from and, once masked, go back to.
     let pool: BufferPool
     let maximumRecordBytes: Int
@@ -45,6 +54,7 @@ final class ChunkReader<Splitter: RecordSplitter> {
         self.input = input
         self.splitter = splitter
         self.chunkSize = chunkSize
+        self.freshSplitter = splitter
         self.pool = pool ?? BufferPool(initialCapacity: chunkSize * 2)
         self.maximumRecordBytes = maximumRecordBytes
         self.line = firstLine
@@ -56,6 +66,7 @@ final class ChunkReader<Splitter: RecordSplitter> {
     func next() throws(MaskCleanError) -> Event? {
         while true {
             if atEnd {
+                if let early = cutWithinBudget() { return .chunk(early) }
                 return pending.isEmpty
                     ? nil : .chunk(cut(at: pending.count, lineFeeds: lineFeeds, isLast: true))
             }
@@ -66,7 +77,8 @@ final class ChunkReader<Splitter: RecordSplitter> {
                 }
                 return .brokenStructure(line: brokenLine)
             }
-            if boundary >= chunkSize {
+            if let early = cutWithinBudget() { return .chunk(early) }
+            if boundary >= target {
                 return .chunk(cut(at: boundary, lineFeeds: lineFeedsBeforeBoundary, isLast: false))
             }
             if pending.count - boundary > maximumRecordBytes {
@@ -112,6 +124,29 @@ final class ChunkReader<Splitter: RecordSplitter> {
         pending.removeAll()
     }
 
+    /// Under a record budget, the records held may be far more than a chunk should take (the
+    /// header's first read brings many): a chunk of about `target` bytes is cut from the front,
+    /// where a splitter started afresh (the front is a record's start) finds the last boundary.
+    private func cutWithinBudget() -> Chunk? {
+        guard recordBudget != nil else { return nil }
+        let held = atEnd ? pending.count : boundary
+        let size = target
+        guard held > 2 * size else { return nil }
+        var splitter = freshSplitter
+        let found = pending.withUnsafeBufferPointer {
+            splitter.scan(UnsafeBufferPointer(rebasing: $0[..<size]))
+        }
+        guard let end = found.boundary, end > 0, end < held else { return nil }
+        let remainingBoundary = boundary - end
+        let remainingLineFeeds = lineFeedsBeforeBoundary - found.lineFeedsBeforeBoundary
+        let chunk = cut(at: end, lineFeeds: found.lineFeedsBeforeBoundary, isLast: false)
+        if !atEnd && remainingBoundary > 0 {
+            boundary = remainingBoundary
+            lineFeedsBeforeBoundary = remainingLineFeeds
+        }
+        return chunk
+    }
+
     private func cut(at end: Int, lineFeeds cutLineFeeds: Int, isLast: Bool) -> Chunk {
         let buffer = pool.take()
         pending.withUnsafeBufferPointer { buffer.append(UnsafeBufferPointer(rebasing: $0[..<end])) }
@@ -132,13 +167,23 @@ final class ChunkReader<Splitter: RecordSplitter> {
     }
 
     /// Appends up to a chunk's worth of input to `pending`, unscanned; 0 at the end.
+    /// The size of chunk to cut: `chunkSize`, or less when the record budget says so.
+    private var target: Int {
+        guard let recordBudget else { return chunkSize }
+        // Until records are seen, small reads find out how long they are.
+        guard recordsSeen > 0 else { return min(chunkSize, 1024) }
+        let average = max(1, scannedBytes / recordsSeen)
+        return max(256, min(chunkSize, recordBudget.multipliedReportingOverflow(by: average).partialValue))
+    }
+
     private func readIntoPending() throws(MaskCleanError) -> Int {
         let start = pending.count
-        pending.append(contentsOf: repeatElement(0, count: chunkSize))
+        let size = target
+        pending.append(contentsOf: repeatElement(0, count: size))
         let count = try pending.withMutableBytes { buffer throws(MaskCleanError) in
             try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
         }
-        pending.removeLast(chunkSize - count)
+        pending.removeLast(size - count)
         bytesRead += count
         if count == 0 { atEnd = true }
         return count
@@ -158,6 +203,8 @@ final class ChunkReader<Splitter: RecordSplitter> {
             boundary = start + foundBoundary
             lineFeedsBeforeBoundary = lineFeeds + found.lineFeedsBeforeBoundary
         }
+        scannedBytes += pending.count - start
+        recordsSeen += found.boundaries
         if let broken = found.brokenAfterLineFeeds, brokenLine == nil {
             brokenLine = line + lineFeeds + broken
         }

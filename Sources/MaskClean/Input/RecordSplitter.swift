@@ -27,6 +27,8 @@ struct SplitScan {
     var lineFeedsBeforeBoundary = 0
     /// Line feeds in all the scanned bytes.
     var lineFeeds = 0
+    /// Record boundaries in the scanned bytes.
+    var boundaries = 0
     /// A JSON array: the offset of the `]` that closes it, when it was scanned.
     var arrayEnd: Int?
     /// A JSON array whose brackets stopped matching (`{"a":[1,2}`): line feeds before the
@@ -83,6 +85,7 @@ struct CSVSplitter: RecordSplitter {
             if base[0] != 0x0A {
                 // The record ended with the CR the last scan ended on.
                 found.boundary = 0
+                found.boundaries += 1
                 if stoppingAtFirst {
                     self.previous = 0x0D
                     return found
@@ -102,6 +105,7 @@ struct CSVSplitter: RecordSplitter {
                 if state == .outside {
                     found.boundary = index + 1
                     found.lineFeedsBeforeBoundary = found.lineFeeds
+                    found.boundaries += 1
                     if stoppingAtFirst {
                         index += 1
                         break
@@ -114,6 +118,7 @@ struct CSVSplitter: RecordSplitter {
                     } else if base[index + 1] != 0x0A {
                         found.boundary = index + 1
                         found.lineFeedsBeforeBoundary = found.lineFeeds
+                        found.boundaries += 1
                         if stoppingAtFirst {
                             index += 1
                             break
@@ -180,7 +185,9 @@ struct LineSplitter: RecordSplitter {
             boundary = index + 1
             start = index + 1
         }
-        return SplitScan(boundary: boundary, lineFeedsBeforeBoundary: lineFeeds, lineFeeds: lineFeeds)
+        return SplitScan(
+            boundary: boundary, lineFeedsBeforeBoundary: lineFeeds, lineFeeds: lineFeeds,
+            boundaries: lineFeeds)
     }
 
     mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
@@ -251,6 +258,7 @@ struct JSONArraySplitter: RecordSplitter {
             case UInt8(ascii: ",") where open.isEmpty:
                 found.boundary = index + 1
                 found.lineFeedsBeforeBoundary = found.lineFeeds
+                found.boundaries += 1
                 if stoppingAtFirst { return found }
             default: break
             }

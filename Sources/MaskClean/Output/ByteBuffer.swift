@@ -33,6 +33,9 @@ final class ByteBuffer: ByteSink, @unchecked Sendable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// The bytes it can hold without growing.
+    var reservedCapacity: Int { capacity }
+
     /// Makes room for `extra` more bytes.
     @inline(__always)
     func reserve(_ extra: Int) {

@@ -23,6 +23,9 @@ final class BufferPool: @unchecked Sendable {
     }
 
     func give(_ buffer: ByteBuffer) {
+        // A buffer that grew for one huge record (a 30 MB cell) is let go, not kept for every
+        // chunk after it: the pool holds what ordinary chunks need.
+        guard buffer.reservedCapacity <= max(initialCapacity * 4, 16 << 20) else { return }
         buffer.truncate(to: 0)
         lock.lock()
         free.append(buffer)

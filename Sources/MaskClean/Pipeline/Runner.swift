@@ -540,12 +540,27 @@ private struct Run {
         return RecordEncoder(layout: layout, escapeFormulas: options.escapeFormulas, columnNames: columnNames)
     }
 
+    /// The most records to a chunk when the spec's formats write much per record: each chunk's
+    /// output then stays near 4 MiB, whatever the records' length. Nil for ordinary specs, whose
+    /// chunks are cut by input size alone.
+    var recordBudget: Int? {
+        let perRecord = spec.columns.reduce(0) { total, column in
+            let texts = [column.formattedColumn, column.extractedColumn, column.templateColumn].count {
+                $0 != nil
+            }
+            return total + column.mask.formatCharacterBytes * (texts + (column.replace != nil ? 1 : 0))
+        }
+        guard perRecord > 256 else { return nil }
+        return max(1, (4 << 20) / perRecord)
+    }
+
     /// Moves every chunk through the processors and merges the results in input order.
     mutating func pump<Splitter: RecordSplitter>(
         _ reader: ChunkReader<Splitter>, _ processors: [ChunkProcessor]
     )
         throws(MaskCleanError)
     {
+        reader.recordBudget = recordBudget
         let pipeline = ChunkPipeline(
             processors: processors, inputs: reader.pool, outputCapacity: options.chunkSize * 2)
         var oversizedLine: Int?

@@ -62,10 +62,16 @@ public final class AffineMask: Sendable {
 
     public var primary: Mask { masks[0] }
 
-    /// The bytes each of an `ApplyBuffer`'s outputs needs for an input of `inputCount` bytes.
-    public func outputCapacity(forInputCount inputCount: Int) -> Int {
-        3 * inputCount + literalByteCount
+    /// The bytes each of an `ApplyBuffer`'s outputs needs for an input of `inputCount` bytes: a
+    /// character of the input gives at most one of the output, which upper-casing may make three
+    /// times as long (`ß` is `SS`) but never longer for ASCII; plus the format's own characters.
+    public func outputCapacity(forInputCount inputCount: Int, plainASCII: Bool = false) -> Int {
+        (plainASCII ? 1 : 3) * inputCount + literalByteCount
     }
+
+    /// The most bytes of format characters one of its formats writes: what a cell's outputs hold
+    /// beyond its own characters.
+    public var formatCharacterBytes: Int { literalByteCount }
 
     // MARK: Applying
 
@@ -81,8 +87,10 @@ public final class AffineMask: Sendable {
     /// bytes are left in `buffer`. Reusing one buffer per thread, a plain ASCII value costs no
     /// allocation.
     public func apply(utf8 input: UnsafeBufferPointer<UInt8>, into buffer: ApplyBuffer) -> CellOutcome {
-        buffer.reserve(outputCapacity(forInputCount: input.count))
         let plain = input.isPlainASCII  // once, not once per format tried
+        // Two halves (the best result so far and the one being tried) only when there is a choice.
+        buffer.reserve(
+            outputCapacity(forInputCount: input.count, plainASCII: plain), halves: programs.count > 1 ? 2 : 1)
         guard programs.count > 1 else {
             return CellOutcome(chosen: 0, counts: buffer.apply(primaryProgram, input, autocomplete, plain))
         }
@@ -229,6 +237,8 @@ public struct AffineFormatError: Error, Hashable, Sendable, CustomStringConverti
 public final class ApplyBuffer {
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
+    /// How many result halves `storage` has room for: 1, or 2 for an affine choice.
+    @exclusivity(unchecked) private var halves = 2
     // Exclusivity is checked statically: a buffer belongs to one thread and its methods do not
     // reenter, and the dynamic check costs more than the work it guards on the hot path.
     /// Which half holds the kept result (0 or 1).
@@ -255,11 +265,15 @@ public final class ApplyBuffer {
         UnsafeBufferPointer(start: extractedStart(kept), count: extractedCount)
     }
 
-    func reserve(_ needed: Int) {
-        guard needed > capacity else { return }
+    func reserve(_ needed: Int, halves: Int = 2) {
+        guard needed > capacity || halves > self.halves else { return }
         storage.deallocate()
-        capacity = max(needed, capacity * 2)
-        storage = .allocate(capacity: capacity * 4)
+        // What the buffer held is not needed across a `reserve`: it is sized to this value, so
+        // that one huge cell costs only what it needs.
+        capacity = needed > capacity && needed < 1 << 20 ? max(needed, capacity * 2) : max(needed, 256)
+        self.halves = halves
+        kept = 0
+        storage = .allocate(capacity: capacity * 2 * self.halves)
     }
 
     private func formattedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
