@@ -6,22 +6,28 @@ import Foundation
 /// the file size, and the chunks' buffers are reused. With one job everything runs on the calling thread, in the same chunks, so
 /// the output is byte for byte the same.
 final class ChunkPipeline: @unchecked Sendable {
-    private let processors: [ChunkProcessor]
+    /// How many chunks may be masked at once.
+    private let workers: Int
+    /// Makes a processor when a chunk needs one and none is idle: workers cost nothing until a
+    /// chunk is there for them (`--jobs 256` on a small file makes one).
+    private let makeProcessor: () -> ChunkProcessor
     /// Where the chunks' buffers go back to once masked.
     private let inputs: BufferPool
     /// The buffers the processors write into, back from the writer once written.
     private let outputs: BufferPool
     private let condition = NSCondition()
     // Guarded by `condition`:
-    private var idle: [Int]
+    private var idle: [ChunkProcessor] = []
+    private var created = 0
     private var finished: [Int: ChunkResult] = [:]
 
-    init(processors: [ChunkProcessor], inputs: BufferPool, outputCapacity: Int) {
-        precondition(!processors.isEmpty)
-        self.processors = processors
+    init(
+        workers: Int, makeProcessor: @escaping () -> ChunkProcessor, inputs: BufferPool, outputCapacity: Int
+    ) {
+        self.workers = max(1, workers)
+        self.makeProcessor = makeProcessor
         self.inputs = inputs
         self.outputs = BufferPool(initialCapacity: outputCapacity)
-        self.idle = Array(processors.indices)
     }
 
     /// Feeds every chunk `nextChunk` gives to the processors and passes the results, in order,
@@ -30,15 +36,17 @@ final class ChunkPipeline: @unchecked Sendable {
         nextChunk: () throws(MaskCleanError) -> Chunk?,
         consume: (ChunkResult) throws(MaskCleanError) -> Void
     ) throws(MaskCleanError) {
-        if processors.count == 1 {
+        if workers == 1 {
+            var processor: ChunkProcessor?
             while let chunk = try nextChunk() {
-                let result = process(chunk, with: processors[0])
+                if processor == nil { processor = makeProcessor() }
+                let result = process(chunk, with: processor!)
                 try consume(result)
                 outputs.give(result.output)
             }
             return
         }
-        let window = processors.count * 2
+        let window = workers * 2
         var submitted = 0
         var written = 0
         var failure: MaskCleanError?
@@ -83,10 +91,12 @@ final class ChunkPipeline: @unchecked Sendable {
     private func submit(_ chunk: Chunk, index: Int) {
         DispatchQueue.global().async { [self] in
             condition.lock()
-            while idle.isEmpty { condition.wait() }
-            let worker = idle.removeLast()
+            while idle.isEmpty && created == workers { condition.wait() }
+            let reused = idle.popLast()
+            if reused == nil { created += 1 }
             condition.unlock()
-            let result = process(chunk, with: processors[worker])
+            let worker = reused ?? makeProcessor()
+            let result = process(chunk, with: worker)
             condition.lock()
             idle.append(worker)
             finished[index] = result

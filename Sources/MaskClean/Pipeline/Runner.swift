@@ -244,8 +244,9 @@ private struct Run {
             policy: options.policy, maximumRecordBytes: options.maximumRecordBytes,
             splitsPlainLines: options.splitsPlainLines
                 && encoder.writesFieldsAsRead(delimiter: inputDelimiter) && !spec.replaces)
-        let processors = (0..<max(1, options.jobs)).map { _ in
-            CSVChunkProcessor(plan: plan, encoder: encoder, columns: spec.columns) as ChunkProcessor
+        let columns = spec.columns
+        let processors = {
+            CSVChunkProcessor(plan: plan, encoder: encoder, columns: columns) as ChunkProcessor
         }
         let reader = ChunkReader(
             input: input, splitter: CSVSplitter(delimiter: inputDelimiter), chunkSize: options.chunkSize,
@@ -373,8 +374,9 @@ private struct Run {
             file: input.name, isArray: isArray, maskedKeys: spec.columns.map(\.name),
             addedKeys: spec.addedColumns,
             csvColumns: csvColumns, policy: options.policy)
-        let processors = (0..<max(1, options.jobs)).map { _ in
-            JSONChunkProcessor(plan: plan, encoder: encoder, columns: spec.columns) as ChunkProcessor
+        let columns = spec.columns
+        let processors = {
+            JSONChunkProcessor(plan: plan, encoder: encoder, columns: columns) as ChunkProcessor
         }
         if isArray {
             try pump(
@@ -556,13 +558,16 @@ private struct Run {
 
     /// Moves every chunk through the processors and merges the results in input order.
     mutating func pump<Splitter: RecordSplitter>(
-        _ reader: ChunkReader<Splitter>, _ processors: [ChunkProcessor]
+        _ reader: ChunkReader<Splitter>, _ makeProcessor: @escaping () -> ChunkProcessor
     )
         throws(MaskCleanError)
     {
         reader.recordBudget = recordBudget
+        // Whatever a caller asks for, no more workers than this: each is a thread's worth of
+        // buffers, and the cores are far fewer.
         let pipeline = ChunkPipeline(
-            processors: processors, inputs: reader.pool, outputCapacity: options.chunkSize * 2)
+            workers: min(max(1, options.jobs), 256), makeProcessor: makeProcessor, inputs: reader.pool,
+            outputCapacity: options.chunkSize * 2)
         var oversizedLine: Int?
         var this = self
         defer { self = this }
