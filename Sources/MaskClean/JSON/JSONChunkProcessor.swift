@@ -57,6 +57,9 @@ final class JSONChunkProcessor: ChunkProcessor {
     @exclusivity(unchecked) private var decoded: [[UInt8]]
     /// `--escape-formulas` to JSON: where a `'` goes in the record's own string values.
     @exclusivity(unchecked) private var formulaInsertions: [Int] = []
+    /// Whether a record of the chunk has each masked key: kept here, not in `result`, so that
+    /// noting one is a plain store.
+    @exclusivity(unchecked) private var maskedKeysSeen: [Bool]
     /// Until the chunk's first record is read, its keys are noted in `result.keysSeen`.
     @exclusivity(unchecked) private var notesKeys = false
 
@@ -104,6 +107,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             columns.firstIndex { $0.name == name && $0.replace != nil } ?? -1
         }
         self.replacements = Array(repeating: nil, count: columns.count)
+        self.maskedKeysSeen = Array(repeating: false, count: plan.maskedKeys.count)
         self.csvValues = Array(repeating: nil, count: plan.csvColumns?.count ?? 0)
         self.decoded = Array(repeating: [], count: plan.maskedKeys.count)
         self.maskedText = Array(repeating: nil, count: plan.maskedKeys.count)
@@ -112,7 +116,7 @@ final class JSONChunkProcessor: ChunkProcessor {
     func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
         masker.resetStats()
         result = ChunkResult()
-        result.maskedKeysSeen = Array(repeating: false, count: plan.maskedKeys.count)
+        for index in maskedKeysSeen.indices { maskedKeysSeen[index] = false }
         notesKeys = true
         self.output = output
         output.reserve(chunk.bytes.count * 2)
@@ -123,6 +127,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
         result.output = output
         result.stats = masker.stats
+        result.maskedKeysSeen = maskedKeysSeen
         return result
     }
 
@@ -375,8 +380,9 @@ final class JSONChunkProcessor: ChunkProcessor {
     }
 
     /// Notes the value of masked key `index`; says what is wrong with it, if anything.
+    @inline(__always)
     private func maskedMember(_ index: Int, _ value: JSONToken) -> String? {
-        result.maskedKeysSeen[index] = true
+        maskedKeysSeen[index] = true
         guard maskedValues[index] == nil else {
             return "key \"\(plan.maskedKeys[index])\" appears twice"
         }

@@ -421,35 +421,40 @@ enum JSONTextCheck {
     }
 
     /// A `\uD800`–`\uDBFF` escape not followed by a `\uDC00`–`\uDFFF` one, or the latter alone.
+    /// Hops from backslash to backslash: most records have few or none.
     private static func loneSurrogate(_ bytes: UnsafeBufferPointer<UInt8>) -> (offset: Int, reason: String)? {
+        guard let base = bytes.baseAddress else { return nil }
+        let high = "a lone surrogate escape (\\uD800–\\uDBFF)"
         var index = 0
-        var pendingHigh: Int?
-        while index < bytes.count {
-            guard bytes[index] == 0x5C, index + 1 < bytes.count else {
-                if pendingHigh != nil { return (pendingHigh!, "a lone surrogate escape (\\uD800–\\uDBFF)") }
-                index += 1
-                continue
-            }
-            let escaped = bytes[index + 1]
-            guard escaped == UInt8(ascii: "u"), index + 5 < bytes.count, let code = hex4(bytes, index + 2)
+        /// Where the last high surrogate's escape ended, if one waits for its low half.
+        var pendingHigh: (start: Int, end: Int)?
+        while index < bytes.count,
+            let found = memchr(base + index, 0x5C, bytes.count - index)
+        {
+            let slash = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            // A high surrogate must be followed at once by its low half.
+            if let waiting = pendingHigh, slash != waiting.end { return (waiting.start, high) }
+            guard slash + 1 < bytes.count else { break }
+            guard bytes[slash + 1] == UInt8(ascii: "u"), slash + 5 < bytes.count,
+                let code = hex4(bytes, slash + 2)
             else {
-                if let high = pendingHigh { return (high, "a lone surrogate escape (\\uD800–\\uDBFF)") }
-                index += 2
+                if let waiting = pendingHigh { return (waiting.start, high) }
+                index = slash + 2
                 continue
             }
             switch code {
             case 0xD800...0xDBFF:
-                if let high = pendingHigh { return (high, "a lone surrogate escape (\\uD800–\\uDBFF)") }
-                pendingHigh = index
+                if let waiting = pendingHigh { return (waiting.start, high) }
+                pendingHigh = (slash, slash + 6)
             case 0xDC00...0xDFFF:
-                guard pendingHigh != nil else { return (index, "a lone surrogate escape (\\uDC00–\\uDFFF)") }
+                guard pendingHigh != nil else { return (slash, "a lone surrogate escape (\\uDC00–\\uDFFF)") }
                 pendingHigh = nil
             default:
-                if let high = pendingHigh { return (high, "a lone surrogate escape (\\uD800–\\uDBFF)") }
+                if let waiting = pendingHigh { return (waiting.start, high) }
             }
-            index += 6
+            index = slash + 6
         }
-        return pendingHigh.map { ($0, "a lone surrogate escape (\\uD800–\\uDBFF)") }
+        return pendingHigh.map { ($0.start, high) }
     }
 
     private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> UInt32? {

@@ -9,8 +9,8 @@ final class CellMasker {
         var formatted: Bool
         var extracted: Bool
         var status: Bool
-        var template: Character?
-        var trims: Bool
+        /// A template column follows (its placeholder is the column spec's).
+        var template: Bool
         var replace: Replacement?
         var replaceIncomplete: Bool
     }
@@ -32,6 +32,9 @@ final class CellMasker {
     let buffer = ApplyBuffer()
     /// Whether a column writes into its input column: its cell is masked before the record.
     let replaces: Bool
+    /// Each column's `trim`, apart from `layouts`: copying a layout (it holds a Character)
+    /// costs reference counting on every cell.
+    private let trims: [Bool]
     /// The current record's premasked cells, by column, and the bytes they point into.
     @exclusivity(unchecked) private var premasked: [Premasked?]
     @exclusivity(unchecked) private var premaskedBytes: [UInt8] = []
@@ -67,11 +70,12 @@ final class CellMasker {
             Layout(
                 formatted: $0.formattedColumn != nil, extracted: $0.extractedColumn != nil,
                 status: $0.statusColumn != nil,
-                template: $0.templateColumn != nil ? $0.placeholderCharacter : nil, trims: $0.trim,
+                template: $0.templateColumn != nil,
                 replace: $0.replace, replaceIncomplete: $0.replaceIncomplete)
         }
         self.stats = columns.map { ColumnStats(formats: $0.formats.count) }
         self.replaces = columns.contains { $0.replace != nil }
+        self.trims = columns.map(\.trim)
         self.premasked = Array(repeating: nil, count: columns.count)
     }
 
@@ -97,7 +101,7 @@ final class CellMasker {
     /// The value masking sees: with `trim`, without leading and trailing white space.
     @inline(__always)
     func maskedValue(_ value: UnsafeBufferPointer<UInt8>, column: Int) -> UnsafeBufferPointer<UInt8> {
-        layouts[column].trims ? UnicodeWhiteSpace.trimmed(value) : value
+        trims[column] ? UnicodeWhiteSpace.trimmed(value) : value
     }
 
     /// Masks the cell of a column that replaces its input, ahead of the record: counts it, and
@@ -119,7 +123,7 @@ final class CellMasker {
         let layout = layouts[column]
         premasked[column] = Premasked(
             status: outcome.status, formatted: start..<middle, extracted: middle..<premaskedBytes.count,
-            template: layout.template != nil ? template(column: column, outcome: outcome) : nil)
+            template: layout.template ? template(column: column, outcome: outcome) : nil)
         guard let replace = layout.replace, outcome.status == .complete || layout.replaceIncomplete else {
             return nil
         }

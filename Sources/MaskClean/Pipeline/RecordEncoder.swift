@@ -194,7 +194,7 @@ extension CellMasker {
         } else {
             let outcome = mask(value, column: index, row: row)
             status = outcome.status
-            if layout.template != nil { template = self.template(column: index, outcome: outcome) }
+            if layout.template { template = self.template(column: index, outcome: outcome) }
             if layout.formatted {
                 encoder.cell(buffer.formatted, name: name, separator: separator, &out)
                 name += 1
@@ -211,7 +211,7 @@ extension CellMasker {
             name += 1
             separator = true
         }
-        if layout.template != nil {
+        if layout.template {
             template.withUnsafeBufferPointer { encoder.cell($0, name: name, separator: separator, &out) }
             name += 1
         }
@@ -246,7 +246,7 @@ extension CellMasker {
             name += 1
             separator = true
         }
-        if layout.template != nil {
+        if layout.template {
             (cell.template ?? []).withUnsafeBufferPointer {
                 encoder.cell($0, name: name, separator: separator, &out)
             }
