@@ -4,7 +4,7 @@ import Testing
 
 @testable import MaskClean
 
-/// The report's arithmetic and its exact JSON (docs/report.md).
+/// The report's arithmetic and its exact JSON.
 @Suite("Report")
 struct ReportTests {
     func spec(_ columns: String) throws -> Spec {

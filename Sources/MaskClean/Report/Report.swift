@@ -72,7 +72,7 @@ public struct ColumnStats: Sendable, Equatable {
     }
 }
 
-/// The completeness report of a run (docs/report.md).
+/// The completeness report of a run.
 public struct Report: Sendable {
     public struct Column: Sendable {
         public var spec: ColumnSpec

@@ -1,4 +1,4 @@
-/// How a value's fit to each of a column's formats is scored (docs/mask-languages.md). The
+/// How a value's fit to each of a column's formats is scored. The
 /// reference's four strategies behave exactly as the reference's; `bestStatus` is maskclean's,
 /// and the default for batch work.
 public enum AffinityStrategy: String, Sendable, CaseIterable, Hashable {
