@@ -66,6 +66,16 @@ struct OutputSafetyProbeTests {
     @Test("/dev/null takes any number of outputs; the spec and the input cannot both be stdin")
     func devNullAndDoubleStdin() throws {
         let scratch = try scratch()
+        // Standard output on /dev/null with the report sent there too: nothing to clobber.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = [
+            "-c", "'\(Maskclean.binary.path)' run spec.json in.csv --report /dev/null > /dev/null",
+        ]
+        shell.currentDirectoryURL = scratch.url
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
         let null = try Maskclean.run(
             ["run", "spec.json", "in.csv", "-o", "/dev/null", "--report", "/dev/null", "--quiet"],
             in: scratch.url)

@@ -73,10 +73,11 @@ public enum Runner {
                     throw .usage("\(flag) \(path) is the \(what) file: writing it would destroy the \(what)")
                 }
             }
-            // Two outputs in one file would clobber each other; /dev/null or a terminal takes
-            // any number, but standard output carries one.
+            // Two outputs in one file or pipe would clobber or interleave each other; /dev/null
+            // or a terminal takes any number (`--report /dev/null > /dev/null`), but `-` names
+            // standard output for one.
             if let other = places.first(where: { $0.place == place }),
-                path == "-" || other.path == "-" || !place.isCharacterDevice
+                path == "-" && other.path == "-" || !place.isCharacterDevice
             {
                 if path == other.path { throw .usage("\(flag) and \(other.flag) both name \(path)") }
                 throw .usage("\(flag) \(path) and \(other.flag) \(other.path) are the same file")
