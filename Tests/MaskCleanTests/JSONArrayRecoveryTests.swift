@@ -29,6 +29,9 @@ struct JSONArrayRecoveryTests {
         ("a nested error over two lines", { #"{"id":\#($0),"n":{"a":[1,2,,3]},\#n"phone":"555"}"# }, false),
         ("a bracket closing the wrong opener", { #"{"id":\#($0),"tags":["a","b"}"# }, true),
         ("a brace closing nothing", { #"{"id":\#($0),"phone":"555"}}"# }, true),
+        // Regression: the unclosed string turned every quote after it the wrong way round, and
+        // the records after it were lost as one.
+        ("a string whose closing quote is missing", { #"{"id":\#($0),"phone":"555,"tags":["a"]}"# }, true),
     ]
 
     func good(_ id: Int) -> String { #"{"id":\#(id),"phone":"555123\#(String(format: "%04d", id))"}"# }

@@ -199,9 +199,10 @@ struct LineSplitter: RecordSplitter {
 /// A JSON array of records: a record ends at a comma between the array's elements, outside
 /// strings and nested containers. The reader strips the opening `[` first.
 ///
-/// Which bracket is open is kept, not only how many: a closer that does not match its opener
-/// means the array's structure is broken, and from there on no comma can be told to be between
-/// records. The scan then reports no more boundaries, and says where it broke.
+/// Which bracket is open is kept, not only how many: a closer that does not match its opener, or
+/// a string that runs into a line feed (its closing quote is missing), means the array's
+/// structure is broken, and from there on no comma can be told to be between records. The scan
+/// then reports no more boundaries, and says where it broke.
 struct JSONArraySplitter: RecordSplitter {
     /// The open containers inside the top-level array: true for `{`, false for `[`.
     private var open: [Bool] = []
@@ -225,6 +226,13 @@ struct JSONArraySplitter: RecordSplitter {
             if byte == 0x0A { found.lineFeeds &+= 1 }
             if isBroken || closed { continue }
             if inString {
+                if byte == 0x0A {
+                    // A JSON string cannot hold a raw line feed: its closing quote is missing, and
+                    // every quote after it would be read the wrong way round.
+                    isBroken = true
+                    found.brokenAfterLineFeeds = found.lineFeeds - 1
+                    continue
+                }
                 if escaped {
                     escaped = false
                 } else if byte == UInt8(ascii: "\\") {

@@ -585,7 +585,7 @@ private struct Run {
                     case .brokenStructure(let line):
                         throw .data(
                             input.name, line: line,
-                            "a bracket here closes one that is not open: the array's structure is broken, so where the records after it start cannot be told"
+                            "the array's structure is broken here (a bracket that closes the wrong one, or a string whose closing quote is missing), so where the records after it start cannot be told"
                         )
                     }
                 },
