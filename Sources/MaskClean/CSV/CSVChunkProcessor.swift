@@ -89,7 +89,8 @@ final class CSVChunkProcessor: ChunkProcessor {
         masker.resetStats()
         result = ChunkResult()
         self.output = output
-        output.reserve(chunk.bytes.count * 2)
+        // Room for the added cells of ordinary records; a huge one grows the buffer only as it needs.
+        output.reserve(chunk.bytes.count + min(chunk.bytes.count, 4 << 20))
         startRecord()
         process(chunk.bytes, chunk: chunk)
         result.output = output

@@ -28,8 +28,10 @@ final class ChunkReader<Splitter: RecordSplitter> {
     /// Where chunks' buffers come from and, once masked, go back to.
     let pool: BufferPool
     let maximumRecordBytes: Int
-    /// Bytes read and not yet handed out; the splitter has seen all of them.
-    private var pending: [UInt8] = []
+    /// Bytes read and not yet handed out; the splitter has seen all of them. At a cut, this
+    /// buffer becomes the chunk's and the bytes after the cut move to a fresh one: the copy is
+    /// the remainder (less than a read), not the chunk (a 30 MB record was held twice).
+    private var pending: ByteBuffer
     /// The end of the last record boundary in `pending` (0: none), and the line feeds before it.
     private var boundary = 0
     private var lineFeedsBeforeBoundary = 0
@@ -58,8 +60,9 @@ final class ChunkReader<Splitter: RecordSplitter> {
         self.pool = pool ?? BufferPool(initialCapacity: chunkSize * 2)
         self.maximumRecordBytes = maximumRecordBytes
         self.line = firstLine
-        pending.reserveCapacity(chunkSize * 2)
-        append(leftover[...])
+        self.pending = self.pool.take()
+        leftover.withUnsafeBufferPointer { pending.append($0) }
+        scan(from: 0)
     }
 
     /// The next chunk, or nil at the end of the input.
@@ -99,17 +102,15 @@ final class ChunkReader<Splitter: RecordSplitter> {
     {
         // `pending` holds the start of the record, scanned, with no boundary in it.
         while !atEnd {
-            try pending.withBuffer { bytes throws(MaskCleanError) in try sink(bytes) }
+            try sink(pending.bytes)
             line += lineFeeds
             lineFeeds = 0
-            pending.removeAll(keepingCapacity: true)
+            pending.truncate(to: 0)
             let count = try readIntoPending()
             guard count > 0 else { return }
-            let found = pending.withUnsafeBufferPointer { splitter.scanToFirstBoundary($0) }
+            let found = splitter.scanToFirstBoundary(pending.bytes)
             if let end = found.boundary {
-                try pending.withBuffer { bytes throws(MaskCleanError) in
-                    try sink(UnsafeBufferPointer(rebasing: bytes[..<end]))
-                }
+                try sink(UnsafeBufferPointer(rebasing: pending.bytes[..<end]))
                 line += found.lineFeedsBeforeBoundary
                 pending.removeFirst(end)
                 scan(from: 0)
@@ -118,10 +119,10 @@ final class ChunkReader<Splitter: RecordSplitter> {
             lineFeeds = found.lineFeeds
         }
         // The input ended inside the record: all of it was the record.
-        try pending.withBuffer { bytes throws(MaskCleanError) in try sink(bytes) }
+        try sink(pending.bytes)
         line += lineFeeds
         lineFeeds = 0
-        pending.removeAll()
+        pending.truncate(to: 0)
     }
 
     /// Under a record budget, the records held may be far more than a chunk should take (the
@@ -133,9 +134,7 @@ final class ChunkReader<Splitter: RecordSplitter> {
         let size = target
         guard held > 2 * size else { return nil }
         var splitter = freshSplitter
-        let found = pending.withUnsafeBufferPointer {
-            splitter.scan(UnsafeBufferPointer(rebasing: $0[..<size]))
-        }
+        let found = splitter.scan(UnsafeBufferPointer(rebasing: pending.bytes[..<size]))
         guard let end = found.boundary, end > 0, end < held else { return nil }
         let remainingBoundary = boundary - end
         let remainingLineFeeds = lineFeedsBeforeBoundary - found.lineFeedsBeforeBoundary
@@ -148,11 +147,21 @@ final class ChunkReader<Splitter: RecordSplitter> {
     }
 
     private func cut(at end: Int, lineFeeds cutLineFeeds: Int, isLast: Bool) -> Chunk {
-        let buffer = pool.take()
-        pending.withUnsafeBufferPointer { buffer.append(UnsafeBufferPointer(rebasing: $0[..<end])) }
-        let chunk = Chunk(buffer: buffer, firstLine: line, isLast: isLast, isFirst: !handedOut)
+        // Whichever side of the cut is smaller is copied into a fresh buffer.
+        let fresh = pool.take()
+        let chunkBuffer: ByteBuffer
+        if end >= pending.count - end {
+            fresh.append(UnsafeBufferPointer(rebasing: pending.bytes[end...]))
+            pending.truncate(to: end)
+            chunkBuffer = pending
+            pending = fresh
+        } else {
+            fresh.append(UnsafeBufferPointer(rebasing: pending.bytes[..<end]))
+            pending.removeFirst(end)
+            chunkBuffer = fresh
+        }
+        let chunk = Chunk(buffer: chunkBuffer, firstLine: line, isLast: isLast, isFirst: !handedOut)
         handedOut = true
-        pending.removeFirst(end)
         line += cutLineFeeds
         lineFeeds -= cutLineFeeds
         // The boundary found so far is the one just cut at, or none remains before the end.
@@ -177,28 +186,16 @@ final class ChunkReader<Splitter: RecordSplitter> {
     }
 
     private func readIntoPending() throws(MaskCleanError) -> Int {
-        let start = pending.count
-        let size = target
-        pending.append(contentsOf: repeatElement(0, count: size))
-        let count = try pending.withMutableBytes { buffer throws(MaskCleanError) in
-            try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+        let count = try pending.appendFilling(upTo: target) { buffer throws(MaskCleanError) in
+            try input.read(into: buffer)
         }
-        pending.removeLast(size - count)
         bytesRead += count
         if count == 0 { atEnd = true }
         return count
     }
 
-    private func append(_ bytes: ArraySlice<UInt8>) {
-        let start = pending.count
-        pending.append(contentsOf: bytes)
-        scan(from: start)
-    }
-
     private func scan(from start: Int) {
-        let found = pending.withUnsafeBufferPointer { bytes in
-            splitter.scan(UnsafeBufferPointer(rebasing: bytes[start...]))
-        }
+        let found = splitter.scan(UnsafeBufferPointer(rebasing: pending.bytes[start...]))
         if let foundBoundary = found.boundary {
             boundary = start + foundBoundary
             lineFeedsBeforeBoundary = lineFeeds + found.lineFeedsBeforeBoundary

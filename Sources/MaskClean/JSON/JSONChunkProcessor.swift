@@ -119,7 +119,8 @@ final class JSONChunkProcessor: ChunkProcessor {
         for index in maskedKeysSeen.indices { maskedKeysSeen[index] = false }
         notesKeys = true
         self.output = output
-        output.reserve(chunk.bytes.count * 2)
+        // Room for the added cells of ordinary records; a huge one grows the buffer only as it needs.
+        output.reserve(chunk.bytes.count + min(chunk.bytes.count, 4 << 20))
         if plan.isArray {
             processArrayElements(chunk.bytes, chunk: chunk)
         } else {

@@ -91,4 +91,22 @@ final class ByteBuffer: ByteSink, @unchecked Sendable {
     func truncate(to newCount: Int) {
         count = min(count, newCount)
     }
+
+    /// Drops the first `dropped` bytes, moving the rest to the front.
+    func removeFirst(_ dropped: Int) {
+        let kept = count - dropped
+        if kept > 0 { base.update(from: base + dropped, count: kept) }
+        count = max(0, kept)
+    }
+
+    /// Lets `fill` write up to `extra` bytes past the end (a read from a file), and keeps the
+    /// number it says it wrote: no zeroing first.
+    func appendFilling<Failure: Error>(
+        upTo extra: Int, _ fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Int {
+        reserve(extra)
+        let written = try fill(UnsafeMutableRawBufferPointer(start: base + count, count: extra))
+        count += written
+        return written
+    }
 }

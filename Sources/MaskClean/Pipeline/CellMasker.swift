@@ -90,7 +90,7 @@ final class CellMasker {
         let outcome = maskReferences[column]._withUnsafeGuaranteedRef { $0.apply(utf8: value, into: buffer) }
         stats[column].count(
             outcome.status, format: outcome.chosen, dropped: outcome.counts.droppedDataCharacters, row: row
-        ) { String(decoding: value, as: UTF8.self) }
+        ) { Sample.shown(value) }
         return outcome
     }
 

@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 
 /// Runs chunks through processors in parallel and hands their results back strictly in input
-/// order. At most `2 × jobs` chunks are in flight, so memory is bounded by the chunk size, not
-/// the file size, and the chunks' buffers are reused. With one job everything runs on the calling thread, in the same chunks, so
-/// the output is byte for byte the same.
+/// order. At most `2 × jobs` chunks, and about `2 × jobs` chunk sizes of input, are in flight,
+/// so memory is bounded by the chunk size, not the file size nor its longest record (a chunk of
+/// one 30 MB record is masked alone), and the chunks' buffers are reused. With one job everything
+/// runs on the calling thread, in the same chunks, so the output is byte for byte the same.
 final class ChunkPipeline: @unchecked Sendable {
     /// How many chunks may be masked at once.
     private let workers: Int
@@ -21,13 +22,17 @@ final class ChunkPipeline: @unchecked Sendable {
     private var created = 0
     private var finished: [Int: ChunkResult] = [:]
 
+    /// Input bytes in flight past which no more chunk is read.
+    private let inFlightBudget: Int
+
     init(
-        workers: Int, makeProcessor: @escaping () -> ChunkProcessor, inputs: BufferPool, outputCapacity: Int
+        workers: Int, makeProcessor: @escaping () -> ChunkProcessor, inputs: BufferPool, chunkSize: Int
     ) {
         self.workers = max(1, workers)
+        self.inFlightBudget = self.workers * 2 * chunkSize
         self.makeProcessor = makeProcessor
         self.inputs = inputs
-        self.outputs = BufferPool(initialCapacity: outputCapacity)
+        self.outputs = BufferPool(initialCapacity: chunkSize * 2)
     }
 
     /// Feeds every chunk `nextChunk` gives to the processors and passes the results, in order,
@@ -54,13 +59,19 @@ final class ChunkPipeline: @unchecked Sendable {
         // them (earlier in the file) is the one reported.
         var inputFailure: MaskCleanError?
         var inputDone = false
+        var inFlightBytes = 0
+        var sizes: [Int: Int] = [:]
         while failure == nil {
-            while !inputDone && submitted - written < window {
+            while !inputDone && submitted - written < window
+                && (inFlightBytes < inFlightBudget || submitted == written)
+            {
                 do {
                     guard let chunk = try nextChunk() else {
                         inputDone = true
                         break
                     }
+                    inFlightBytes += chunk.bytes.count
+                    sizes[submitted] = chunk.bytes.count
                     submit(chunk, index: submitted)
                     submitted += 1
                 } catch {
@@ -71,6 +82,7 @@ final class ChunkPipeline: @unchecked Sendable {
             }
             if failure != nil || written == submitted { break }
             let result = waitFor(written)
+            inFlightBytes -= sizes.removeValue(forKey: written) ?? 0
             written += 1
             do {
                 try consume(result)

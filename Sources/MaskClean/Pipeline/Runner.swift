@@ -568,7 +568,7 @@ private struct Run {
         // buffers, and the cores are far fewer.
         let pipeline = ChunkPipeline(
             workers: min(max(1, options.jobs), 256), makeProcessor: makeProcessor, inputs: reader.pool,
-            outputCapacity: options.chunkSize * 2)
+            chunkSize: options.chunkSize)
         var oversizedLine: Int?
         var this = self
         defer { self = this }

@@ -6,6 +6,19 @@ import MaskEngine
 public struct Sample: Sendable, Equatable {
     public var row: Int
     public var value: String
+
+    /// The most bytes of a value a sample shows: a 30 MB cell is identified by its start, and
+    /// the report stays small.
+    static let valueBytesKept = 256
+
+    /// A cell's value as a sample shows it: whole, or its first `valueBytesKept` bytes (cut
+    /// between characters) followed by `…`.
+    static func shown(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        guard value.count > valueBytesKept else { return String(decoding: value, as: UTF8.self) }
+        var end = valueBytesKept
+        while end > 0 && value[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a character
+        return String(decoding: UnsafeBufferPointer(rebasing: value[..<end]), as: UTF8.self) + "…"
+    }
 }
 
 /// A record that could not be read, under `--on-error skip` or `--quarantine`.

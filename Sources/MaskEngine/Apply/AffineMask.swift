@@ -266,7 +266,10 @@ public final class ApplyBuffer {
     }
 
     func reserve(_ needed: Int, halves: Int = 2) {
-        guard needed > capacity || halves > self.halves else { return }
+        // Room a huge cell needed is given back at the next ordinary one, not kept for the run.
+        guard needed > capacity || halves > self.halves || capacity > 1 << 20 && needed < capacity >> 2 else {
+            return
+        }
         storage.deallocate()
         // What the buffer held is not needed across a `reserve`: it is sized to this value, so
         // that one huge cell costs only what it needs.

@@ -100,3 +100,35 @@ enum Generated {
         return Data(text.utf8)
     }
 }
+
+/// Runs `maskclean arguments…`, its output and messages thrown away, and returns its exit
+/// status and the most memory it held at once (its peak resident set, in bytes).
+///
+/// Through a small Python process: Linux carries a process's peak over `execve`, so a child this
+/// test process spawned would report at least this process's own (hundreds of MB); a child of a
+/// small process reports its own.
+func peakMemory(_ arguments: [String]) throws -> (status: Int32, bytes: Int) {
+    let measure = """
+        import resource, subprocess, sys
+        status = subprocess.call(sys.argv[1:], stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+        """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", measure, Maskclean.binary.path] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let fields = printed.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    guard process.terminationStatus == 0, fields.count == 2 else {
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "python3 measuring: \(printed)"])
+    }
+    return (Int32(fields[0]), fields[1])
+}
+
+/// Built with AddressSanitizer, whose shadow memory and quarantine of freed blocks make a
+/// process's footprint say nothing about maskclean's own.
+let isAddressSanitized = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
