@@ -22,7 +22,8 @@ struct HugeCellMemoryTests {
             : (1...3).map { "{\"id\":\($0),\"phone\":\"\(cell)\"}\n" }.joined()
         _ = try folder.write("huge.\(format)", input)
         let (status, bytes) = try peakMemory([
-            "run", folder.path("spec.json"), folder.path("huge.\(format)"), "-o", folder.path("clean.\(format)"),
+            "run", folder.path("spec.json"), folder.path("huge.\(format)"), "-o",
+            folder.path("clean.\(format)"),
             "--report", folder.path("report.json"),
         ])
         #expect(status == 0)

@@ -122,9 +122,12 @@ func peakMemory(_ arguments: [String]) throws -> (status: Int32, bytes: Int) {
     try process.run()
     let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    let fields = printed.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    let fields = printed.split(separator: " ").compactMap {
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
     guard process.terminationStatus == 0, fields.count == 2 else {
-        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "python3 measuring: \(printed)"])
+        throw CocoaError(
+            .executableLoad, userInfo: [NSLocalizedDescriptionKey: "python3 measuring: \(printed)"])
     }
     return (Int32(fields[0]), fields[1])
 }
