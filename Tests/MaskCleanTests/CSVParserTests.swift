@@ -2,23 +2,22 @@ import Testing
 
 @testable import MaskClean
 
-/// The libcsv wrapper: strict RFC 4180, nothing trimmed, fields collected byte for byte.
+/// The libcsv wrapper: strict RFC 4180, nothing trimmed, fields handed to its sink byte for byte.
 @Suite("CSV parser (libcsv)")
 struct CSVParserTests {
-    /// The completed records' fields, as byte arrays.
-    func records(_ parser: CSVParser) -> [[[UInt8]]] {
-        var result: [[[UInt8]]] = []
-        var field = 0
-        for count in parser.completedRecords {
-            var record: [[UInt8]] = []
-            for index in field..<(field + count) {
-                let start = index == 0 ? 0 : parser.fieldEnds[index - 1]
-                record.append(Array(parser.arena[start..<parser.fieldEnds[index]]))
-            }
-            result.append(record)
-            field += count
+    /// Collects what the parser hands over: each completed record's fields, as byte arrays.
+    final class Records: CSVFieldSink {
+        var completed: [[[UInt8]]] = []
+        private var open: [[UInt8]] = []
+
+        func field(_ bytes: UnsafeRawBufferPointer) { open.append(Array(bytes)) }
+
+        func endRecord() {
+            completed.append(open)
+            open = []
         }
-        return result
+
+        var strings: [[String]] { completed.map { $0.map { String(decoding: $0, as: UTF8.self) } } }
     }
 
     func feed(_ parser: CSVParser, _ text: String) -> Bool {
@@ -31,9 +30,10 @@ struct CSVParserTests {
 
     /// Parses a whole input; the records as strings.
     func parse(_ text: String, delimiter: Character = ",") -> [[String]]? {
-        let parser = CSVParser(delimiter: delimiter.asciiValue!)
+        let records = Records()
+        let parser = CSVParser(delimiter: delimiter.asciiValue!, sink: records)
         guard feed(parser, text), parser.finish() else { return nil }
-        return records(parser).map { $0.map { String(decoding: $0, as: UTF8.self) } }
+        return records.strings
     }
 
     @Test("padded fields are kept byte for byte")
@@ -75,9 +75,10 @@ struct CSVParserTests {
 
     @Test("invalid UTF-8 and other bytes pass through the parser untouched")
     func rawBytes() {
-        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        let records = Records()
+        let parser = CSVParser(delimiter: UInt8(ascii: ","), sink: records)
         #expect(feed(parser, bytes: [0x61, 0xFF, 0x2C, 0xC3, 0x28, 0x0A]))
-        #expect(records(parser) == [[[0x61, 0xFF], [0xC3, 0x28]]])
+        #expect(records.completed == [[[0x61, 0xFF], [0xC3, 0x28]]])
     }
 
     /// Regression: `12" ruler` and `37.8"N` (common in real exports) were rejected as stray quotes,
@@ -93,7 +94,8 @@ struct CSVParserTests {
 
     @Test("strict mode: a character after a closing quote is an error")
     func characterAfterClosingQuote() {
-        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        let records = Records()
+        let parser = CSVParser(delimiter: UInt8(ascii: ","), sink: records)
         #expect(!feed(parser, "1,\"a\"b,x\n"))
         #expect(
             parser.errorDescription
@@ -103,7 +105,8 @@ struct CSVParserTests {
 
     @Test("strict finish: an unterminated quoted field fails at the end")
     func unterminatedQuote() {
-        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        let records = Records()
+        let parser = CSVParser(delimiter: UInt8(ascii: ","), sink: records)
         #expect(feed(parser, "1,\"555,1\n2,x\n"))
         #expect(!parser.isBetweenRecords)
         #expect(!parser.finish())
@@ -111,7 +114,8 @@ struct CSVParserTests {
 
     @Test("isBetweenRecords tells whether the lines fed so far end a record")
     func betweenRecords() {
-        let parser = CSVParser(delimiter: UInt8(ascii: ","))
+        let records = Records()
+        let parser = CSVParser(delimiter: UInt8(ascii: ","), sink: records)
         #expect(parser.isBetweenRecords)
         #expect(feed(parser, "id,note\n"))
         #expect(parser.isBetweenRecords)
@@ -124,30 +128,17 @@ struct CSVParserTests {
         #expect(feed(parser, "2,x"))
         #expect(!parser.isBetweenRecords, "a record without its line break is still open")
         #expect(parser.finish())
-        #expect(
-            records(parser).map { $0.map { String(decoding: $0, as: UTF8.self) } }
-                == [["id", "note"], ["1", "multi\nline, still\nend"], ["2", "x"]])
-    }
-
-    @Test("dropCompleted keeps the fields of the record still open")
-    func dropCompleted() {
-        let parser = CSVParser(delimiter: UInt8(ascii: ","))
-        #expect(feed(parser, "a,b\nc,\"d"))
-        #expect(parser.completedRecords == [2])
-        parser.dropCompleted()
-        #expect(parser.completedRecords.isEmpty)
-        #expect(parser.fieldEnds == [1], "the open record's first field, c, is kept")
-        #expect(feed(parser, "\ne\"\n"))
-        #expect(records(parser).map { $0.map { String(decoding: $0, as: UTF8.self) } } == [["c", "d\ne"]])
+        #expect(records.strings == [["id", "note"], ["1", "multi\nline, still\nend"], ["2", "x"]])
     }
 
     @Test("reset starts over as on a fresh input")
     func reset() {
-        let parser = CSVParser(delimiter: UInt8(ascii: ";"))
+        let records = Records()
+        let parser = CSVParser(delimiter: UInt8(ascii: ";"), sink: records)
         #expect(!feed(parser, "\"a\"b;c\n"))
         parser.reset()
         #expect(parser.isBetweenRecords)
         #expect(feed(parser, "x;\"y;z\"\n"))
-        #expect(records(parser).map { $0.map { String(decoding: $0, as: UTF8.self) } } == [["x", "y;z"]])
+        #expect(records.strings == [["x", "y;z"]])
     }
 }

@@ -24,7 +24,7 @@ struct CSVInputPlan: Sendable {
 /// Fields are written out as libcsv hands them over, as the C floor does; only the masked cells
 /// are kept aside until the record ends. A record that turns out bad is taken back out of the
 /// output whole.
-final class CSVChunkProcessor: ChunkProcessor {
+final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
     let plan: CSVInputPlan
     let encoder: RecordEncoder
     let masker: CellMasker
@@ -33,7 +33,7 @@ final class CSVChunkProcessor: ChunkProcessor {
     /// reference-counted per field.
     private let maskingStart: [Int]
     private let maskingColumns: [Int]
-    private var parser: CSVParser!
+    private lazy var parser = CSVParser(delimiter: plan.delimiter, sink: self)
 
     // The chunk being processed. A processor belongs to one worker at a time, and libcsv calls
     // back synchronously: exclusivity is checked statically.
@@ -81,7 +81,6 @@ final class CSVChunkProcessor: ChunkProcessor {
         }
         self.replacingColumn = replacing
         self.maskedRanges = Array(repeating: 0..<0, count: columns.count)
-        self.parser = CSVParser(delimiter: plan.delimiter, sink: self)
     }
 
     func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
@@ -402,7 +401,7 @@ final class CSVChunkProcessor: ChunkProcessor {
             } else {
                 encoder.cell(cell, name: fieldIndex, separator: fieldIndex > 0, &output)
             }
-            if encoder.isJSON && invalidField == nil && !cell.isValidUTF8 { invalidField = fieldIndex }
+            if !encoder.isCSV && invalidField == nil && !cell.isValidUTF8 { invalidField = fieldIndex }
         }
         fieldIndex += 1
     }

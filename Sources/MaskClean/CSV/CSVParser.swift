@@ -1,11 +1,17 @@
 import CLibCSV
 import Foundation
 
+/// Where a `CSVParser` hands what it reads: each field as libcsv completes it, then the end of
+/// its record. The bytes are libcsv's, valid only during the call.
+protocol CSVFieldSink: AnyObject {
+    func field(_ bytes: UnsafeRawBufferPointer)
+    func endRecord()
+}
+
 /// libcsv set up the way maskclean reads CSV: a quote is data unless it starts a field (`12"
 /// ruler`, `37.8"N`, as Python's csv module and rust-csv read them), but a quoted field must be
 /// one: text after its closing quote (`"Na"me`) is an error; nothing trimmed (padded phone
-/// numbers are data). Fields go to a sink as they are parsed, or, without
-/// one, are collected into one reusable byte arena.
+/// numbers are data). Fields go to its sink as they are parsed; it knows nothing of the sink.
 ///
 /// Feed it one physical line at a time: between lines, `isBetweenRecords` says whether the lines
 /// so far ended a record, which is how errors name the line a record begins on.
@@ -13,36 +19,28 @@ final class CSVParser {
     // A parser belongs to one worker, and libcsv calls back into it synchronously: exclusivity is
     // checked statically, not on every field.
     @exclusivity(unchecked) private var parser = csv_parser()
-    /// The bytes of the fields collected so far, back to back.
-    @exclusivity(unchecked) private(set) var arena: [UInt8] = []
-    /// Where each collected field ends in `arena`.
-    @exclusivity(unchecked) private(set) var fieldEnds: [Int] = []
-    /// The number of fields of each completed record, in order; their fields come first in
-    /// `fieldEnds`.
-    @exclusivity(unchecked) private(set) var completedRecords: [Int] = []
-    @exclusivity(unchecked) private var fieldsInRecord = 0
-    /// Where fields go instead of the arena: the chunk processor, a concrete type so that libcsv's
-    /// callback for every field is a direct call. It owns this parser, so the parser does not own
-    /// it.
-    private let sink: Unmanaged<CSVChunkProcessor>?
+    /// The sink owns this parser, so the parser does not own it.
+    private unowned(unsafe) let sink: any CSVFieldSink
 
     private let delimiter: UInt8
     @exclusivity(unchecked) private var quoting = QuotedFieldCheck()
     @exclusivity(unchecked) private var textAfterClosingQuote = false
     @exclusivity(unchecked) private var unterminated = false
 
-    init(delimiter: UInt8, sink: CSVChunkProcessor? = nil) {
-        self.sink = sink.map { Unmanaged.passUnretained($0) }
+    init(delimiter: UInt8, sink: any CSVFieldSink) {
+        self.sink = sink
         self.delimiter = delimiter
-        csv_init(&parser, UInt8(CSV_STRICT_FINI))
-        csv_set_delim(&parser, delimiter)
-        csv_set_space_func(&parser, maskclean_no_space)
-        arena.reserveCapacity(64 * 1024)
-        fieldEnds.reserveCapacity(1024)
+        start()
     }
 
     deinit {
         csv_free(&parser)
+    }
+
+    private func start() {
+        csv_init(&parser, UInt8(CSV_STRICT_FINI))
+        csv_set_delim(&parser, delimiter)
+        csv_set_space_func(&parser, maskclean_no_space)
     }
 
     /// No record is open: the bytes fed so far end on a record boundary.
@@ -85,63 +83,22 @@ final class CSVParser {
         return String(cString: csv_strerror(csv_error(&parser)))
     }
 
-    /// The fields of completed record `record`, as ranges of `arena`.
-    func fields(ofCompleted record: Int, startingAt firstField: Int) -> ArraySlice<Int> {
-        fieldEnds[firstField..<(firstField + completedRecords[record])]
-    }
-
-    /// Forgets the completed records, keeping the fields of a record still open.
-    func dropCompleted() {
-        let completedFields = completedRecords.reduce(0, +)
-        completedRecords.removeAll(keepingCapacity: true)
-        guard completedFields > 0 else { return }
-        if completedFields == fieldEnds.count {
-            arena.removeAll(keepingCapacity: true)
-            fieldEnds.removeAll(keepingCapacity: true)
-            return
-        }
-        let cut = fieldEnds[completedFields - 1]
-        arena.removeFirst(cut)
-        fieldEnds.removeFirst(completedFields)
-        for index in fieldEnds.indices { fieldEnds[index] -= cut }
-    }
-
     /// Starts over after an error, as if on a fresh input.
     func reset() {
-        let delimiter = csv_get_delim(&parser)
         csv_free(&parser)
         parser = csv_parser()
-        csv_init(&parser, UInt8(CSV_STRICT_FINI))
-        csv_set_delim(&parser, delimiter)
-        csv_set_space_func(&parser, maskclean_no_space)
-        arena.removeAll(keepingCapacity: true)
-        fieldEnds.removeAll(keepingCapacity: true)
-        completedRecords.removeAll(keepingCapacity: true)
-        fieldsInRecord = 0
+        start()
         quoting = QuotedFieldCheck()
         textAfterClosingQuote = false
         unterminated = false
     }
 
-    fileprivate func appendField(_ start: UnsafeRawPointer?, _ count: Int) {
-        if let sink {
-            sink._withUnsafeGuaranteedRef { $0.field(UnsafeRawBufferPointer(start: start, count: count)) }
-            return
-        }
-        if let start, count > 0 {
-            arena.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
-        }
-        fieldEnds.append(arena.count)
-        fieldsInRecord += 1
+    fileprivate func field(_ start: UnsafeRawPointer?, _ count: Int) {
+        sink.field(UnsafeRawBufferPointer(start: start, count: count))
     }
 
     fileprivate func endRecord() {
-        if let sink {
-            sink._withUnsafeGuaranteedRef { $0.endRecord() }
-            return
-        }
-        completedRecords.append(fieldsInRecord)
-        fieldsInRecord = 0
+        sink.endRecord()
     }
 }
 
@@ -194,7 +151,7 @@ struct QuotedFieldCheck {
 private func fieldCallback(
     _ start: UnsafeMutableRawPointer?, _ count: Int, _ context: UnsafeMutableRawPointer?
 ) {
-    Unmanaged<CSVParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.appendField(start, count) }
+    Unmanaged<CSVParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.field(start, count) }
 }
 
 private func recordCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {

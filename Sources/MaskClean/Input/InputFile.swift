@@ -51,47 +51,28 @@ public final class InputFile {
         }
     }
 
+    /// Reads up to 64 KiB more onto the end of `bytes`; 0 at the end of the input. For what is
+    /// read before the records (a spec, a header, the array's opening), not for the records.
+    func read(appendingTo bytes: inout [UInt8]) throws(MaskCleanError) -> Int {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 64 * 1024))
+        let count = try bytes.withMutableBytes { buffer throws(MaskCleanError) in
+            try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+        }
+        bytes.removeLast(64 * 1024 - count)
+        return count
+    }
+
     /// Reads a whole (small) file, such as the spec; past `limit` bytes, `tooLarge` says why not.
-    public static func readAll(
+    static func readAll(
         path: String, limit: Int = .max, tooLarge: () throws(MaskCleanError) -> Void = {}
     ) throws(MaskCleanError) -> [UInt8] {
         let file = try InputFile(path: path)
         var bytes: [UInt8] = []
-        var block = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = try block.withMutableBytes { buffer throws(MaskCleanError) in
-                try file.read(into: buffer)
-            }
-            if count == 0 { return bytes }
-            bytes += block[..<count]
+        while try file.read(appendingTo: &bytes) > 0 {
             if bytes.count > limit { try tooLarge() }
         }
-    }
-
-    /// Identifies the file, to refuse an output that would overwrite it.
-    public var identity: FileIdentity? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-    }
-}
-
-/// A file's device and inode: two paths with the same identity are the same file.
-public struct FileIdentity: Hashable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-
-    /// The identity of the file at a path, if it exists.
-    public init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-    }
-
-    init(device: UInt64, inode: UInt64) {
-        self.device = device
-        self.inode = inode
+        return bytes
     }
 }
 

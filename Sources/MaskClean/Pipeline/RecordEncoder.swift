@@ -17,6 +17,9 @@ public enum RecordFormat: String, Sendable, CaseIterable {
     }
 
     var isJSON: Bool { self == .json || self == .ndjson }
+
+    /// The field delimiter of a CSV-like format: a tab for TSV, else a comma.
+    var defaultDelimiter: UInt8 { self == .tsv ? 0x09 : UInt8(ascii: ",") }
 }
 
 /// Writes records in the output format: the input's cells, then the added ones.
@@ -27,8 +30,8 @@ public enum RecordFormat: String, Sendable, CaseIterable {
 final class RecordEncoder: @unchecked Sendable {
     enum Layout {
         case csv(delimiter: UInt8, terminator: [UInt8])
-        /// One object per record; for a JSON array, each record is preceded by `,\n` (the
-        /// pipeline drops the very first comma).
+        /// One object per record; for a JSON array, each record is preceded by
+        /// `RecordFraming.arraySeparator`.
         case json(array: Bool)
     }
 
@@ -40,7 +43,7 @@ final class RecordEncoder: @unchecked Sendable {
     private let quotedNames: UnsafeMutableBufferPointer<UInt8>
     private let quotedNameEnds: UnsafeMutableBufferPointer<Int>
     // The layout unpacked once: matching its payload for every cell would cost more than the cell.
-    private let isCSV: Bool
+    let isCSV: Bool
     private let delimiter: UInt8
 
     init(layout: Layout, escapeFormulas: Bool, columnNames: [String]) {
@@ -93,17 +96,9 @@ final class RecordEncoder: @unchecked Sendable {
         isCSV && self.delimiter == delimiter && !escapeFormulas
     }
 
-    var isJSON: Bool {
-        if case .json = layout { return true }
-        return false
-    }
-
     func beginRecord<Sink: ByteSink>(_ out: inout Sink) {
         if case .json(let array) = layout {
-            if array {
-                out.append(UInt8(ascii: ","))
-                out.append(0x0A)
-            }
+            if array { RecordFraming.arraySeparator.withUnsafeBufferPointer { out.append($0) } }
             out.append(UInt8(ascii: "{"))
         }
     }

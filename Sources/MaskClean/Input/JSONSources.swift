@@ -1,0 +1,136 @@
+/// NDJSON input: a record a line, after an optional byte-order mark.
+struct NDJSONSource: RecordSource {
+    let start: InputStart
+    private let records: JSONRecords
+
+    init(input: InputFile, _ settings: SourceSettings) throws(MaskCleanError) {
+        var bytes: [UInt8] = []
+        while bytes.count < 3, try input.read(appendingTo: &bytes) > 0 {}
+        try InputText.refuseUTF16(bytes, file: input.name)
+        bytes.removeFirst(InputText.byteOrderMarkLength(bytes))
+        (records, start) = try JSONRecords.open(input, settings, isArray: false, leftover: bytes, line: 1)
+    }
+
+    func makeSplitter() -> LineSplitter { LineSplitter() }
+
+    func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor { records.makeProcessor(encoder) }
+
+    func finish(_ totals: RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(totals) }
+}
+
+/// A JSON array of records: its `[` is read first, and the splitter finds the commas between
+/// records and the `]` that closes it.
+struct JSONArraySource: RecordSource {
+    let start: InputStart
+    private let records: JSONRecords
+
+    init(input: InputFile, _ settings: SourceSettings) throws(MaskCleanError) {
+        var bytes: [UInt8] = []
+        while true {
+            let count = try input.read(appendingTo: &bytes)
+            if bytes.count >= 4 || count == 0 { try InputText.refuseUTF16(bytes, file: input.name) }
+            var position = InputText.byteOrderMarkLength(bytes)
+            var line = 1
+            while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) {
+                if bytes[position] == 0x0A { line += 1 }
+                position += 1
+            }
+            if position < bytes.count {
+                guard bytes[position] == UInt8(ascii: "[") else {
+                    throw .data(
+                        input.name, line: line,
+                        "expected a JSON array of records ('['); for one object a line, use --input-format ndjson"
+                    )
+                }
+                (records, start) = try JSONRecords.open(
+                    input, settings, isArray: true, leftover: Array(bytes[(position + 1)...]), line: line)
+                return
+            }
+            if count == 0 {
+                throw .data(input.name, line: 1, "empty file: expected a JSON array of records")
+            }
+        }
+    }
+
+    func makeSplitter() -> JSONArraySplitter { JSONArraySplitter() }
+
+    func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor { records.makeProcessor(encoder) }
+
+    func finish(_ totals: RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(totals) }
+}
+
+/// What NDJSON and JSON-array inputs share once their opening is read: the keys, and the checks
+/// on them.
+private struct JSONRecords {
+    let plan: JSONInputPlan
+    let spec: Spec
+
+    /// Reads, for CSV output, the first record's keys (the output's columns), and checks the
+    /// spec's added columns against them.
+    static func open(
+        _ input: InputFile, _ settings: SourceSettings, isArray: Bool, leftover: [UInt8], line: Int
+    ) throws(MaskCleanError) -> (JSONRecords, InputStart) {
+        var leftover = leftover
+        var csvColumns: [String]?
+        if !settings.outputFormat.isJSON {
+            csvColumns = try firstRecordKeys(input, &leftover, limit: settings.maximumRecordBytes)
+        }
+        try settings.checkAddedColumns(against: csvColumns ?? [], of: input.name)
+        let spec = settings.spec
+        let plan = JSONInputPlan(
+            file: input.name, isArray: isArray, maskedKeys: spec.columns.map(\.name),
+            addedKeys: spec.addedColumns, csvColumns: csvColumns, policy: settings.policy)
+        return (
+            JSONRecords(plan: plan, spec: spec),
+            InputStart(columnNames: csvColumns, leftover: leftover, nextLine: line)
+        )
+    }
+
+    func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor {
+        JSONChunkProcessor(plan: plan, encoder: encoder, columns: spec.columns)
+    }
+
+    /// A masked key that no record has is a misspelled spec, not a column of empty cells. Only
+    /// known once every record is read: the outputs are still temporary then.
+    func checkMaskedKeysSeen(_ totals: RunTotals) throws(MaskCleanError) {
+        guard totals.report.rows > totals.report.rejectedCount else { return }
+        for (column, seen) in zip(spec.columns, totals.maskedKeysSeen) where !seen {
+            let known = totals.keysSeen.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw .spec(
+                spec.file, column.place,
+                "no record of \(plan.file) has the key \"\(column.name)\" (keys seen: \(known))"
+                    + didYouMean(column.name, in: totals.keysSeen))
+        }
+    }
+
+    /// For CSV output from JSON: the first record's keys are the columns. Reads ahead, onto
+    /// `bytes`, until the first record is whole.
+    private static func firstRecordKeys(_ input: InputFile, _ bytes: inout [UInt8], limit: Int)
+        throws(MaskCleanError) -> [String]
+    {
+        while true {
+            var keys: [String] = []
+            let scanned: Bool? = bytes.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(buffer)
+                let reader = JSONScanner(buffer)
+                guard scanner.peek() != nil else { return nil }
+                do {
+                    _ = try scanner.scanObject { (key: JSONToken, _: JSONToken) throws(JSONSyntaxError) in
+                        keys.append(reader.decodeString(key) ?? "")
+                    }
+                    return true
+                } catch {
+                    return scanner.isAtEnd ? nil : false
+                }
+            }
+            // A key the first record repeats is one column (the record itself is rejected).
+            if scanned == true {
+                var distinct = Set<String>()
+                return keys.filter { distinct.insert($0).inserted }
+            }
+            let tooLong = bytes.count > limit
+            // No whole first record: the chunks will report what is wrong with it.
+            if try input.read(appendingTo: &bytes) == 0 || scanned == false || tooLong { return keys }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// One input format's knowledge of its records, in one place: what comes before the first record
+/// (a byte-order mark, the CSV header, the `[` of a JSON array), the columns it offers, how its
+/// records are cut into chunks and read, and what can only be checked once all are read.
+///
+/// A source is made by reading the input's start and checking the spec against it; the run then
+/// cuts the rest into chunks with `makeSplitter()` and masks them with `makeProcessor(_:)`.
+protocol RecordSource {
+    associatedtype Splitter: RecordSplitter
+
+    /// What was read before the first record.
+    var start: InputStart { get }
+
+    /// A splitter in the state the records start in.
+    func makeSplitter() -> Splitter
+
+    /// A processor for one worker, writing through `encoder`.
+    func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor
+
+    /// Checks what is known only once every record is read; the outputs are still temporary.
+    func finish(_ totals: RunTotals) throws(MaskCleanError)
+}
+
+extension RecordSource {
+    func finish(_ totals: RunTotals) throws(MaskCleanError) {}
+}
+
+/// What a source read of its input before the first record.
+struct InputStart {
+    /// The input's columns, known before any record: the CSV header, or the first JSON record's
+    /// keys when the output is CSV. Nil when each record keeps its own keys (JSON to JSON).
+    var columnNames: [String]?
+    /// The line end a CSV output uses: the CSV header's own, else a line feed.
+    var lineEnd: [UInt8] = [0x0A]
+    /// A CSV input began with a UTF-8 byte-order mark, which a CSV output keeps.
+    var byteOrderMark = false
+    /// The bytes read past the start, and the physical line they begin on.
+    var leftover: [UInt8]
+    var nextLine: Int
+}
+
+/// What every source needs to know of the run.
+struct SourceSettings {
+    var spec: Spec
+    var outputFormat: RecordFormat
+    /// The CSV field delimiter of the input.
+    var delimiter: UInt8
+    var policy: ErrorPolicy
+    var maximumRecordBytes: Int
+    var splitsPlainLines: Bool
+
+    /// An added column may not repeat an input column: a record would have the name twice.
+    func checkAddedColumns(against inputNames: [String], of file: String) throws(MaskCleanError) {
+        let names = Set(inputNames)
+        for column in spec.columns {
+            for added in column.addedColumns where names.contains(added) {
+                throw .spec(spec.file, column.place, "added column \"\(added)\" repeats a column of \(file)")
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Every file a run writes (the records, the quarantine, the report): checked against the input,
+/// the spec and each other, opened before any work, and committed together or not at all.
+final class Outputs {
+    private var records: OutputFile?
+    private var quarantine: OutputFile?
+    private var report: OutputFile?
+
+    /// Refuses outputs that would destroy the input or the spec, or each other: paths are
+    /// compared by the file they name (a link, a hard link, `./out.csv` and `out.csv` alike).
+    static func checkPaths(_ options: RunOptions, spec: String) throws(MaskCleanError) {
+        let named = [
+            ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
+        ]
+        .compactMap { flag, path in path.map { (flag, $0) } }
+        var places: [(flag: String, path: String, place: FilePlace)] = []
+        for (flag, path) in named {
+            guard !path.isEmpty else { throw .usage("\(flag) needs a file name (or - for standard output)") }
+            let place = FilePlace(path)
+            for (protected, what) in [(options.input, "input"), (spec, "spec")] where protected != "-" {
+                if path == protected || place.isRegularFile && place == FilePlace(protected) {
+                    throw .usage("\(flag) \(path) is the \(what) file: writing it would destroy the \(what)")
+                }
+            }
+            // Two outputs in one file or pipe would clobber or interleave each other; /dev/null
+            // or a terminal takes any number (`--report /dev/null > /dev/null`), but `-` names
+            // standard output for one.
+            if let other = places.first(where: { $0.place == place }),
+                path == "-" && other.path == "-" || !place.isCharacterDevice
+            {
+                if path == other.path { throw .usage("\(flag) and \(other.flag) both name \(path)") }
+                throw .usage("\(flag) \(path) and \(other.flag) \(other.path) are the same file")
+            }
+            places.append((flag, path, place))
+        }
+    }
+
+    /// Creates every output before any work, so that one that cannot be created fails the run
+    /// at once (exit 73).
+    init(_ options: RunOptions) throws(MaskCleanError) {
+        do throws(MaskCleanError) {
+            if let path = options.output { records = try OutputFile(path: path) }
+            if let path = options.report { report = try OutputFile(path: path) }
+            if options.policy == .quarantine, let path = options.quarantine {
+                quarantine = try OutputFile(path: path)
+            }
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Whether records are written at all (`check` writes none).
+    var writesRecords: Bool { records != nil }
+
+    func writeRecords(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
+        try records?.write(bytes)
+    }
+
+    func writeRecords(_ bytes: [UInt8]) throws(MaskCleanError) {
+        try records?.write(bytes)
+    }
+
+    func writeQuarantine(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
+        try quarantine?.write(bytes)
+    }
+
+    /// Writes the report, makes every output complete on disk, then renames them all into
+    /// place, with no signal between the renames.
+    func commit(report text: String) throws(MaskCleanError) {
+        try report?.write(Array(text.utf8))
+        try records?.flush()
+        try quarantine?.flush()
+        try report?.flush()
+        try TemporaryFiles.shared.committing { () throws(MaskCleanError) in
+            try records?.commit()
+            try quarantine?.commit()
+            try report?.commit()
+        }
+    }
+
+    /// Abandons every output: the targets are left as they were.
+    func discard() {
+        records?.discard()
+        quarantine?.discard()
+        report?.discard()
+    }
+}
+
+/// The file a path names, to tell two names for one file from two files.
+struct FilePlace: Equatable {
+    enum Identity: Equatable {
+        case file(device: UInt64, inode: UInt64)
+        /// A file that does not exist yet: its absolute path, links resolved.
+        case path(String)
+    }
+
+    var identity: Identity
+    var isRegularFile = false
+    var isCharacterDevice = false
+
+    /// `-` is standard output.
+    init(_ path: String) {
+        var info = stat()
+        let found = path == "-" ? fstat(STDOUT_FILENO, &info) == 0 : stat(path, &info) == 0
+        if found {
+            identity = .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
+            isCharacterDevice = (info.st_mode & S_IFMT) == S_IFCHR
+            return
+        }
+        guard path != "-" else {
+            identity = .path("-")
+            return
+        }
+        let target = PathParts(OutputFile.resolvingLinks(path))
+        let directory = target.directory
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let parent =
+            realpath(directory.isEmpty ? "." : directory, &resolved) != nil
+            ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : directory
+        identity = .path(parent + "/" + target.name)
+    }
+}
