@@ -1,8 +1,9 @@
-/// The exit statuses of DESIGN §4, after sysexits(3).
+/// The exit statuses (docs/exit-status.md), after sysexits(3).
 public enum ExitStatus: Int32, Sendable {
     /// All good.
     case success = 0
-    /// The run finished, but a column's `minComplete` threshold was not met.
+    /// The run finished, but the export missed the spec's gate: a column below its
+    /// `minComplete`, more rejected records than `maxRejected`, or fewer than `minRows`.
     case thresholdNotMet = 1
     /// Wrong usage of the command line.
     case usage = 64
@@ -18,44 +19,58 @@ public enum ExitStatus: Int32, Sendable {
     case config = 78
 }
 
-/// Every error maskclean reports: one line that names the file and the place in it, and the exit
-/// status it ends the run with.
-public struct MaskCleanError: Error, Sendable, CustomStringConvertible {
-    public var status: ExitStatus
-    public var message: String
+/// Every error maskclean reports, as data: what kind it is, the file and the place in it, and
+/// what is wrong. `status` says how it ends the run; `message` renders it as the one line a user
+/// reads.
+public enum MaskCleanError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Wrong use of the command line.
+    case usage(String)
+    /// Malformed input data: the input's name, the line its record begins on (when one is
+    /// known), and what is wrong.
+    case data(_ file: String, line: Int?, _ reason: String)
+    /// A bad spec: the spec file, the place in it (`columns[0] "phone": format`), what is wrong.
+    case spec(_ file: String, _ place: String?, _ reason: String)
+    /// The input is missing or cannot be read.
+    case noInput(_ file: String, _ reason: String)
+    /// An output cannot be created.
+    case cannotCreate(_ file: String, _ reason: String)
+    /// Writing an output failed (a full disk, a report whose reader closed the pipe).
+    case write(_ file: String, _ reason: String)
+    /// The reader of standard output went away (`maskclean run … | head`): the run ends quietly
+    /// with 0, as a Unix filter does.
+    case brokenPipe
 
-    public init(_ status: ExitStatus, _ message: String) {
-        self.status = status
-        self.message = message
+    public var status: ExitStatus {
+        switch self {
+        case .usage: .usage
+        case .data: .dataError
+        case .spec: .config
+        case .noInput: .noInput
+        case .cannotCreate: .cannotCreate
+        case .write: .ioError
+        case .brokenPipe: .success
+        }
+    }
+
+    /// The message: `data.csv:102: unterminated quoted field`, `spec.json: columns[0] "phone":
+    /// format: unexpected '[' inside [] at offset 9`. Empty for a broken pipe, which says nothing.
+    public var message: String {
+        switch self {
+        case .usage(let reason): reason
+        case .data(let file, let line, let reason):
+            line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)"
+        case .spec(let file, let place, let reason):
+            [file, place, reason].compactMap { $0 }.joined(separator: ": ")
+        case .noInput(let file, let reason), .cannotCreate(let file, let reason),
+            .write(let file, let reason):
+            "\(file): \(reason)"
+        case .brokenPipe: ""
+        }
     }
 
     public var description: String { message }
 
-    /// `spec.json: columns[0] "phone": format: unexpected '[' inside [] at offset 9`
-    public static func spec(_ file: String, _ place: String?, _ what: String) -> MaskCleanError {
-        MaskCleanError(.config, [file, place, what].compactMap { $0 }.joined(separator: ": "))
-    }
-
-    /// `data.csv:102: unterminated quoted field`
-    public static func data(_ file: String, line: Int?, _ what: String) -> MaskCleanError {
-        MaskCleanError(.dataError, line.map { "\(file):\($0): \(what)" } ?? "\(file): \(what)")
-    }
-
-    public static func noInput(_ file: String, _ what: String) -> MaskCleanError {
-        MaskCleanError(.noInput, "\(file): \(what)")
-    }
-
-    public static func cannotCreate(_ file: String, _ what: String) -> MaskCleanError {
-        MaskCleanError(.cannotCreate, "\(file): \(what)")
-    }
-
-    public static func write(_ file: String, _ what: String) -> MaskCleanError {
-        MaskCleanError(.ioError, "\(file): \(what)")
-    }
-
-    public static func usage(_ what: String) -> MaskCleanError {
-        MaskCleanError(.usage, what)
-    }
+    public var isBrokenPipe: Bool { self == .brokenPipe }
 }
 
 /// A size for messages: `32 MiB`, `4 KiB`, `100 bytes`.

@@ -198,13 +198,6 @@ public final class OutputFile {
     }
 }
 
-extension MaskCleanError {
-    /// Standard output was closed by its reader: the run stops without a message.
-    public static let brokenPipe = MaskCleanError(.success, "")
-
-    public var isBrokenPipe: Bool { status == .success && message.isEmpty }
-}
-
 /// The temporary files in use, so that a signal that ends the process can remove them first.
 public final class TemporaryFiles: @unchecked Sendable {
     public static let shared = TemporaryFiles()
