@@ -1,7 +1,32 @@
-// How `apply` shows its rows: the table, with columns that fit the values.
+// How `apply` shows its rows: a row's cells, the table whose columns fit them, and `--json`'s
+// one object a line.
 
 import MaskClean
 import MaskEngine
+
+extension ApplyRow {
+    static let header = [
+        "value", "formatted", "extracted", "status", "format", "placeholder", "dropped",
+    ]
+
+    /// The row's cells in the table's column order, the template last when there is one.
+    var cells: [String] {
+        var cells = [value, formatted, extracted, status.rawValue, format, placeholder, dropped]
+        if let template { cells.append(template) }
+        return cells
+    }
+
+    /// The row as one line of JSON (`--json`), without the line feed.
+    var jsonLine: String {
+        var members = [
+            ("value", value), ("formatted", formatted), ("extracted", extracted),
+            ("status", status.rawValue), ("format", format), ("placeholder", placeholder),
+            ("dropped", dropped),
+        ]
+        if let template { members.append(("template", template)) }
+        return "{" + members.map { "\(jsonQuoted($0.0)): \(jsonQuoted($0.1))" }.joined(separator: ", ") + "}"
+    }
+}
 
 /// `apply`'s table. Values from the command line are all known: the columns fit them. Values
 /// from standard input go out a row per value as they come, in columns as wide as the formats'
@@ -19,7 +44,7 @@ struct ApplyTable {
     private let known: [String]
 
     init(withTemplate: Bool, formats: [String], placeholders: [String], streaming: Bool) {
-        header = ApplyTool.header + (withTemplate ? ["template"] : [])
+        header = ApplyRow.header + (withTemplate ? ["template"] : [])
         var known = Array(repeating: "", count: header.count)
         known[3] = CellStatus.incomplete.rawValue
         known[4] = formats.max { $0.count < $1.count } ?? ""
@@ -32,8 +57,8 @@ struct ApplyTable {
         if streaming { widths = fitted([header]) }
     }
 
-    mutating func add(_ row: ApplyTool.Row, to out: inout StandardOutput) throws(MaskCleanError) {
-        let cells = ApplyTool.cells(row).map { visible($0) }
+    mutating func add(_ row: ApplyRow, to out: inout StandardOutput) throws(MaskCleanError) {
+        let cells = row.cells.map { visible($0) }
         guard let widths else {
             held.append(cells)
             return
@@ -68,4 +93,24 @@ struct ApplyTable {
         while text.hasSuffix(" ") { text.removeLast() }
         return text + "\n"
     }
+}
+
+/// A JSON string literal, escaped as the library's writers escape one: quotes, backslashes and
+/// control characters (`\n`, `\r`, `\t`, other controls `\u00XX`); all else as it is.
+private func jsonQuoted(_ text: String) -> String {
+    var quoted = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": quoted += "\\\""
+        case "\\": quoted += "\\\\"
+        case "\n": quoted += "\\n"
+        case "\r": quoted += "\\r"
+        case "\t": quoted += "\\t"
+        case "\u{0}"..<"\u{20}":
+            let digits = String(scalar.value, radix: 16)
+            quoted += "\\u00" + (digits.count < 2 ? "0" : "") + digits
+        default: quoted.unicodeScalars.append(scalar)
+        }
+    }
+    return quoted + "\""
 }
