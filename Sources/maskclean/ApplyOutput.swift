@@ -1,39 +1,30 @@
-import Foundation
+// How `apply` shows its rows: a row's cells, the table whose columns fit them, and `--json`'s
+// one object a line.
+
 import MaskClean
 import MaskEngine
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+extension ApplyRow {
+    static let header = [
+        "value", "formatted", "extracted", "status", "format", "placeholder", "dropped",
+    ]
 
-/// Standard output, buffered and checked: a write error is exit 74, and a reader that went away
-/// (`maskclean apply … | head`) ends the command quietly, as a Unix filter does.
-struct StandardOutput {
-    private var pending: [UInt8] = []
-
-    mutating func write(_ text: String) throws(MaskCleanError) {
-        pending += text.utf8
-        if pending.count >= 1 << 16 { try flush() }
+    /// The row's cells in the table's column order, the template last when there is one.
+    var cells: [String] {
+        var cells = [value, formatted, extracted, status.rawValue, format, placeholder, dropped]
+        if let template { cells.append(template) }
+        return cells
     }
 
-    mutating func flush() throws(MaskCleanError) {
-        var offset = 0
-        while offset < pending.count {
-            let written = pending.withUnsafeBytes {
-                Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { throw MaskCleanError.brokenPipe }
-                let system = String(cString: strerror(errno))
-                let reason =
-                    errno == EBADF
-                    ? "standard output is closed" : system.prefix(1).lowercased() + system.dropFirst()
-                throw MaskCleanError.write("stdout", "cannot write: \(reason)")
-            }
-            offset += written
-        }
-        pending.removeAll(keepingCapacity: true)
+    /// The row as one line of JSON (`--json`), without the line feed.
+    var jsonLine: String {
+        var members = [
+            ("value", value), ("formatted", formatted), ("extracted", extracted),
+            ("status", status.rawValue), ("format", format), ("placeholder", placeholder),
+            ("dropped", dropped),
+        ]
+        if let template { members.append(("template", template)) }
+        return "{" + members.map { "\(jsonQuoted($0.0)): \(jsonQuoted($0.1))" }.joined(separator: ", ") + "}"
     }
 }
 
@@ -53,7 +44,7 @@ struct ApplyTable {
     private let known: [String]
 
     init(withTemplate: Bool, formats: [String], placeholders: [String], streaming: Bool) {
-        header = ApplyTool.header + (withTemplate ? ["template"] : [])
+        header = ApplyRow.header + (withTemplate ? ["template"] : [])
         var known = Array(repeating: "", count: header.count)
         known[3] = CellStatus.incomplete.rawValue
         known[4] = formats.max { $0.count < $1.count } ?? ""
@@ -66,8 +57,8 @@ struct ApplyTable {
         if streaming { widths = fitted([header]) }
     }
 
-    mutating func add(_ row: ApplyTool.Row, to out: inout StandardOutput) throws(MaskCleanError) {
-        let cells = ApplyTool.cells(row).map { visible($0) }
+    mutating func add(_ row: ApplyRow, to out: inout StandardOutput) throws(MaskCleanError) {
+        let cells = row.cells.map { visible($0) }
         guard let widths else {
             held.append(cells)
             return
@@ -104,47 +95,22 @@ struct ApplyTable {
     }
 }
 
-/// Values from standard input, one a line (a CR before the line feed is not part of it), handed
-/// on as they are read.
-enum StandardInputValues {
-    static let maximumBytes = 32 << 20
-
-    /// `waiting` runs before each read that may block: what was written so far goes out then,
-    /// so that a value typed at a terminal or sent down a pipe gets its row at once.
-    static func forEach(
-        _ body: (String) throws(MaskCleanError) -> Void, waiting: () throws(MaskCleanError) -> Void
-    ) throws(MaskCleanError) {
-        let input = try InputFile(path: "-")
-        var pending: [UInt8] = []
-        var block = [UInt8](repeating: 0, count: 1 << 16)
-        var line = 1
-        func emit(_ bytes: ArraySlice<UInt8>) throws(MaskCleanError) {
-            let value = bytes.last == 0x0D ? bytes.dropLast() : bytes
-            try body(String(decoding: value, as: UTF8.self))
-            line += 1
+/// A JSON string literal, escaped as the library's writers escape one: quotes, backslashes and
+/// control characters (`\n`, `\r`, `\t`, other controls `\u00XX`); all else as it is.
+private func jsonQuoted(_ text: String) -> String {
+    var quoted = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": quoted += "\\\""
+        case "\\": quoted += "\\\\"
+        case "\n": quoted += "\\n"
+        case "\r": quoted += "\\r"
+        case "\t": quoted += "\\t"
+        case "\u{0}"..<"\u{20}":
+            let digits = String(scalar.value, radix: 16)
+            quoted += "\\u00" + (digits.count < 2 ? "0" : "") + digits
+        default: quoted.unicodeScalars.append(scalar)
         }
-        while true {
-            try waiting()
-            let count = try block.withUnsafeMutableBytes { buffer in
-                Result { () throws(MaskCleanError) in try input.read(into: buffer) }
-            }.get()
-            if count == 0 { break }
-            var start = 0
-            while let feed = block[start..<count].firstIndex(of: 0x0A) {
-                if pending.isEmpty {
-                    try emit(block[start..<feed])
-                } else {
-                    pending += block[start..<feed]
-                    try emit(pending[...])
-                    pending.removeAll(keepingCapacity: true)
-                }
-                start = feed + 1
-            }
-            pending += block[start..<count]
-            if pending.count > maximumBytes {
-                throw .data("stdin", line: line, "a value longer than \(maximumBytes >> 20) MiB")
-            }
-        }
-        if !pending.isEmpty { try emit(pending[...]) }
     }
+    return quoted + "\""
 }

@@ -88,7 +88,7 @@ struct Apply: ParsableCommand {
     }
 
     func run() throws {
-        var column = ApplyTool.Column(format: format)
+        var column = ApplyColumn(format: format)
         column.syntax = syntax.syntax
         column.affineFormats = affineFormats
         column.strategy = strategy.strategy
@@ -100,7 +100,7 @@ struct Apply: ParsableCommand {
         StandardStreams.occupyClosed()
         signal(SIGPIPE, SIG_IGN)
         do {
-            let mask = try ApplyTool.compile(column)
+            let mask = try column.compile()
             // A row goes out per value that comes in: nothing waits for the input to end.
             var out = StandardOutput()
             var table =
@@ -110,11 +110,11 @@ struct Apply: ParsableCommand {
                     withTemplate: column.placeholder != nil, formats: mask.masks.map(\.format),
                     placeholders: mask.masks.map(\.placeholder), streaming: values.isEmpty)
             let emit = { (value: String) throws(MaskCleanError) in
-                let row = ApplyTool.row(mask, column, value: value)
+                let row = column.row(mask, value: value)
                 if table != nil {
                     try table!.add(row, to: &out)
                 } else {
-                    try out.write(ApplyTool.jsonLine(row) + "\n")
+                    try out.write(row.jsonLine + "\n")
                 }
             }
             if values.isEmpty {
