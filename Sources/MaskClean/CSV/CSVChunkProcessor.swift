@@ -3,14 +3,14 @@ import Foundation
 /// What a CSV run knows once the header is read: the columns, which of them are masked, and
 /// where bad records go.
 struct CSVInputPlan: Sendable {
-    var file: String
     var delimiter: UInt8
     var headerCount: Int
     /// The header's names, for messages.
     var columnNames: [String] = []
     /// For each spec column, the index of its input field.
     var maskedFields: [Int]
-    var policy: ErrorPolicy
+    /// What becomes of a bad record, and the input's name for messages.
+    var rejectPolicy: RejectPolicy
     /// Records longer than this are malformed input, not data (a runaway quote, a 100 MB cell).
     var maximumRecordBytes: Int
     /// A record on one line may be split without libcsv and copied out as it came: the output
@@ -56,7 +56,7 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
     /// JSON output: the first field of the record that is not UTF-8, which no JSON string holds.
     @exclusivity(unchecked) private var invalidField: Int?
     /// Records of the line just parsed that turned out bad, in order.
-    @exclusivity(unchecked) private var badRecords: [String] = []
+    @exclusivity(unchecked) private var badRecords: [RecordProblem] = []
 
     init(plan: CSVInputPlan, encoder: RecordEncoder, columns: [ColumnSpec]) {
         self.plan = plan
@@ -137,13 +137,13 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
                 lineStart = lineEnd
                 continue
             }
-            var problem: String?
+            var problem: RecordProblem?
             // A record that ended in this line was counted when it ended; one cut short was not.
             var counted = false
             if hasNUL, memchr(base + lineStart, 0, lineEnd - lineStart) != nil {
-                problem = "NUL byte in the data"
+                problem = .nulByte
             } else if lineEnd - recordStart > plan.maximumRecordBytes {
-                problem = "record longer than \(byteCount(plan.maximumRecordBytes))"
+                problem = .tooLong(maximum: plan.maximumRecordBytes)
             } else if plan.splitsPlainLines, parser.isBetweenRecords,
                 splitLine(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
             {
@@ -152,7 +152,7 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
                     counted = true
                 }
             } else if !parser.feed(lineBytes) {
-                problem = parser.errorDescription
+                problem = .csvSyntax(parser.errorDescription)
             } else if !badRecords.isEmpty {
                 problem = badRecords[0]
                 counted = true
@@ -178,7 +178,7 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
         if chunk.isLast || !parser.isBetweenRecords {
             let finished = parser.finish()
             if !finished {
-                _ = reject("unterminated quoted field", bytes, end: bytes.count, counted: false)
+                _ = reject(.unterminatedQuotedField, bytes, end: bytes.count, counted: false)
             } else if !badRecords.isEmpty {
                 _ = reject(badRecords[0], bytes, end: bytes.count, counted: true)
             }
@@ -319,7 +319,9 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
 
     /// Rejects the record being read: takes it out of the output and counts it, unless it was
     /// `counted` when it ended. False when the run must stop (`--on-error fail`).
-    private func reject(_ reason: String, _ bytes: UnsafeBufferPointer<UInt8>, end: Int, counted: Bool)
+    private func reject(
+        _ problem: RecordProblem, _ bytes: UnsafeBufferPointer<UInt8>, end: Int, counted: Bool
+    )
         -> Bool
     {
         // A record cut short by a parse error: what was written of it goes too.
@@ -328,15 +330,8 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
         startRecord()
         parser.reset()
         badRecords.removeAll(keepingCapacity: true)
-        guard plan.policy != .fail else {
-            result.fatal = .data(plan.file, line: recordLine, reason)
-            return false
-        }
-        result.rejections.append(Rejection(line: recordLine, reason: reason))
-        if plan.policy == .quarantine {
-            result.quarantine.append(contentsOf: bytes[recordStart..<end])
-        }
-        return true
+        let record = UnsafeBufferPointer(rebasing: bytes[recordStart..<end])
+        return plan.rejectPolicy.reject(problem, line: recordLine, record: record, into: &result) == .rejected
     }
 
     /// Masks the cells that replace their input and writes each into its place in the record,
@@ -413,21 +408,20 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
         if fieldIndex != plan.headerCount {
             let expected = plan.headerCount
             output.truncate(to: recordOutputStart)
-            badRecords.append(
-                "expected \(expected) field\(expected == 1 ? "" : "s") as in the header, found \(fieldIndex)")
+            badRecords.append(.fieldCount(expected: expected, found: fieldIndex))
             return
         }
         if let field = invalidField {
             output.truncate(to: recordOutputStart)
             let name = field < plan.columnNames.count ? plan.columnNames[field] : "\(field + 1)"
-            badRecords.append("invalid UTF-8 in column \"\(name)\", which a JSON string cannot hold")
+            badRecords.append(.invalidUTF8ForJSON(column: name))
             return
         }
         let masked = maskedBytes.bytes
         for (column, range) in maskedRanges.enumerated()
         where !UnsafeBufferPointer(rebasing: masked[range]).isValidUTF8 {
             output.truncate(to: recordOutputStart)
-            badRecords.append("invalid UTF-8 in column \"\(masker.columns[column].name)\"")
+            badRecords.append(.invalidUTF8InColumn(masker.columns[column].name))
             return
         }
         let row = result.rows

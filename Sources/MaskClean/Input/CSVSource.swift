@@ -35,8 +35,8 @@ struct CSVSource: RecordSource {
             columnNames: header.names, lineEnd: header.lineEnd, byteOrderMark: header.byteOrderMark,
             leftover: header.leftover, nextLine: header.nextLine)
         plan = CSVInputPlan(
-            file: input.name, delimiter: settings.delimiter, headerCount: header.names.count,
-            columnNames: header.names, maskedFields: maskedFields, policy: settings.policy,
+            delimiter: settings.delimiter, headerCount: header.names.count, columnNames: header.names,
+            maskedFields: maskedFields, rejectPolicy: RejectPolicy(policy: settings.policy, file: input.name),
             maximumRecordBytes: settings.maximumRecordBytes, splitsPlainLines: false)
     }
 

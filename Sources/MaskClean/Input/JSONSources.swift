@@ -78,8 +78,8 @@ private struct JSONRecords {
         try settings.checkAddedColumns(against: csvColumns ?? [], of: input.name)
         let spec = settings.spec
         let plan = JSONInputPlan(
-            file: input.name, isArray: isArray, maskedKeys: spec.columns.map(\.name),
-            addedKeys: spec.addedColumns, csvColumns: csvColumns, policy: settings.policy)
+            isArray: isArray, maskedKeys: spec.columns.map(\.name), addedKeys: spec.addedColumns,
+            csvColumns: csvColumns, rejectPolicy: RejectPolicy(policy: settings.policy, file: input.name))
         return (
             JSONRecords(plan: plan, spec: spec),
             InputStart(columnNames: csvColumns, leftover: leftover, nextLine: line)

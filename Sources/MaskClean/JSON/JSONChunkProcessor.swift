@@ -3,7 +3,6 @@ import Foundation
 /// What a JSON run knows before the first chunk: the keys to mask and add, and, for CSV output,
 /// the columns.
 struct JSONInputPlan: Sendable {
-    var file: String
     /// NDJSON (a record a line) or the elements of one array.
     var isArray: Bool
     /// The spec columns' keys, in spec order.
@@ -12,7 +11,10 @@ struct JSONInputPlan: Sendable {
     var addedKeys: [String]
     /// For CSV output: the input columns (the first record's keys).
     var csvColumns: [String]?
-    var policy: ErrorPolicy
+    /// What becomes of a bad record, and the input's name for messages.
+    var rejectPolicy: RejectPolicy
+
+    var file: String { rejectPolicy.file }
 }
 
 /// Reads JSON records with `JSONScanner`: every value maskclean does not mask is copied through
@@ -64,12 +66,12 @@ final class JSONChunkProcessor: ChunkProcessor {
     @exclusivity(unchecked) private var notesKeys = false
 
     /// How reading one record went.
-    private enum Outcome {
+    private enum Outcome: Equatable {
         case written
         /// Rejected, and the scanner is past it.
         case rejected
         /// Not valid JSON: the caller finds where the next record starts.
-        case broken(String)
+        case broken(RecordProblem)
         /// The run stops (`--on-error fail`).
         case stop
     }
@@ -153,8 +155,8 @@ final class JSONChunkProcessor: ChunkProcessor {
             switch record(&scanner, line: line, raw: raw) {
             case .written, .rejected: continue
             case .stop: return
-            case .broken(let reason):
-                guard reject(reason, line: line, raw: raw) else { return }
+            case .broken(let problem):
+                guard reject(problem, line: line, raw: raw) == .rejected else { return }
             }
         }
     }
@@ -194,7 +196,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             let recordLine = lineAt(start)
             let outcome: Outcome =
                 missingComma
-                ? .broken("expected ',' between records") : record(&scanner, line: recordLine, raw: nil)
+                ? .broken(.missingCommaBetweenRecords) : record(&scanner, line: recordLine, raw: nil)
             // A record is followed by a comma, or by the closing bracket.
             if case .broken = outcome {
             } else if scanner.peek() == UInt8(ascii: ",") {
@@ -207,7 +209,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             switch outcome {
             case .written, .rejected: continue
             case .stop: return
-            case .broken(let reason):
+            case .broken(let problem):
                 lastWasBroken = true
                 // The broken record ends at the first comma between records after its start,
                 // found as the reader finds them, or at the `]` that closes the array: one
@@ -227,10 +229,13 @@ final class JSONChunkProcessor: ChunkProcessor {
                 } else {
                     result.fatal = .data(
                         plan.file, line: recordLine,
-                        "\(reason); where the next record starts cannot be told, so the run stops here")
+                        "\(problem); where the next record starts cannot be told, so the run stops here")
                     return
                 }
-                guard reject(reason, line: recordLine, raw: bytes[start..<(recordEnd ?? end)]) else { return }
+                guard reject(problem, line: recordLine, raw: bytes[start..<(recordEnd ?? end)]) == .rejected
+                else {
+                    return
+                }
                 scanner.position = end
                 missingComma = false
             }
@@ -238,8 +243,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         // A truncated array: the file is not what it claims. Unless its last record was just
         // rejected as broken (the same truncation), the missing end counts as a bad record.
         if chunk.isLast && !lastWasBroken {
-            let reason = "the array is not closed with ']' (truncated input?)"
-            _ = reject(reason, line: lineAt(bytes.count), raw: bytes[bytes.count...])
+            _ = reject(.arrayNotClosed, line: lineAt(bytes.count), raw: bytes[bytes.count...])
         }
     }
 
@@ -252,14 +256,14 @@ final class JSONChunkProcessor: ChunkProcessor {
         for index in csvValues.indices { csvValues[index] = nil }
         formulaInsertions.removeAll(keepingCapacity: true)
         var memberCount = 0
-        var problem: String?
+        var problem: RecordProblem?
         let object: JSONToken
         do {
             guard scanner.peek() == UInt8(ascii: "{") else {
                 let value = try scanner.scanValue()
-                let reason = "the record is not an object (found \(describe(value.kind)))"
-                return reject(reason, line: line, raw: raw ?? scanner.bytes[start..<scanner.position])
-                    ? .rejected : .stop
+                return reject(
+                    .notAnObject(found: value.kind), line: line,
+                    raw: raw ?? scanner.bytes[start..<scanner.position])
             }
             let bytes = scanner.bytes
             object = try scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
@@ -268,23 +272,22 @@ final class JSONChunkProcessor: ChunkProcessor {
             }
         } catch {
             notesKeys = false
-            return .broken("invalid JSON: \(error.message)")
+            return .broken(.invalidJSON(error.message))
         }
         notesKeys = false
         if raw != nil, scanner.peek() != nil {
-            return .broken("unexpected text after the record")
+            return .broken(.textAfterRecord)
         }
         let rawRecord = raw ?? scanner.bytes[object.range]
         // Text that is not UTF-8, or a lone surrogate escape, cannot be written to any output
         // faithfully: the record is bad, whichever key holds it.
         if let found = JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: scanner.bytes[object.range]))
         {
-            let reason =
-                "\(found.reason) \(place(of: object.range.lowerBound + found.offset, in: object, scanner.bytes))"
-            return reject(reason, line: line, raw: rawRecord) ? .rejected : .stop
+            let place = place(of: object.range.lowerBound + found.offset, in: object, scanner.bytes)
+            return reject(.badText(found.reason, place: place), line: line, raw: rawRecord)
         }
         if let problem {
-            return reject(problem, line: line, raw: rawRecord) ? .rejected : .stop
+            return reject(problem, line: line, raw: rawRecord)
         }
         return write(object, memberCount: memberCount, bytes: scanner.bytes, line: line, raw: rawRecord)
     }
@@ -313,7 +316,9 @@ final class JSONChunkProcessor: ChunkProcessor {
     }
 
     /// Notes a member the record needs; says what is wrong with it, if anything.
-    private func member(key: JSONToken, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private func member(key: JSONToken, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>)
+        -> RecordProblem?
+    {
         if notesKeys, result.keysSeen.count < Self.keysNoted {
             result.keysSeen.append(JSONScanner(bytes).decodeString(key) ?? "")
         }
@@ -330,7 +335,7 @@ final class JSONChunkProcessor: ChunkProcessor {
     private func member(
         named name: UnsafeBufferPointer<UInt8>, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>
     )
-        -> String?
+        -> RecordProblem?
     {
         let first = name.first ?? 0
         var matched = false
@@ -344,7 +349,7 @@ final class JSONChunkProcessor: ChunkProcessor {
                         })
                 else { continue }
                 if let index = wantedKeys[wanted].added {
-                    return "the record already has a key \"\(plan.addedKeys[index])\", which maskclean adds"
+                    return .addedKeyPresent(plan.addedKeys[index])
                 }
                 guard let index = wantedKeys[wanted].masked else { continue }
                 matched = true
@@ -368,12 +373,11 @@ final class JSONChunkProcessor: ChunkProcessor {
         if plan.csvColumns != nil {
             let text = String(decoding: name, as: UTF8.self)
             guard let column = csvColumnIndex[text] else {
-                return
-                    "key \"\(text)\" is not among the first record's keys, which are the CSV output's columns"
+                return .keyNotAmongColumns(text)
             }
             // A CSV column holds one value: a second one would be lost, or shift the rest.
             guard csvValues[column] == nil else {
-                return "key \"\(text)\" appears twice; its CSV column can hold one value"
+                return .columnKeyTwice(text)
             }
             csvValues[column] = value
         }
@@ -382,18 +386,17 @@ final class JSONChunkProcessor: ChunkProcessor {
 
     /// Notes the value of masked key `index`; says what is wrong with it, if anything.
     @inline(__always)
-    private func maskedMember(_ index: Int, _ value: JSONToken) -> String? {
+    private func maskedMember(_ index: Int, _ value: JSONToken) -> RecordProblem? {
         maskedKeysSeen[index] = true
         guard maskedValues[index] == nil else {
-            return "key \"\(plan.maskedKeys[index])\" appears twice"
+            return .maskedKeyTwice(plan.maskedKeys[index])
         }
         switch value.kind {
         case .string, .number, .null:
             maskedValues[index] = value
             return nil
         case .object, .array, .bool:
-            return
-                "key \"\(plan.maskedKeys[index])\" holds \(describe(value.kind)); expected a string, a number or null"
+            return .maskedKeyHolds(plan.maskedKeys[index], value.kind)
         }
     }
 
@@ -418,14 +421,12 @@ final class JSONChunkProcessor: ChunkProcessor {
             case .string where !token.hasEscapes:
                 let inner = (token.range.lowerBound + 1)..<(token.range.upperBound - 1)
                 guard UnsafeBufferPointer(rebasing: bytes[inner]).isValidUTF8 else {
-                    return reject("invalid UTF-8 in key \"\(plan.maskedKeys[index])\"", line: line, raw: raw)
-                        ? .rejected : .stop
+                    return reject(.invalidUTF8InKey(plan.maskedKeys[index]), line: line, raw: raw)
                 }
                 maskedText[index] = inner
             case .string:
                 guard let text = scanner.decodeString(token) else {
-                    return reject("invalid UTF-8 in key \"\(plan.maskedKeys[index])\"", line: line, raw: raw)
-                        ? .rejected : .stop
+                    return reject(.invalidUTF8InKey(plan.maskedKeys[index]), line: line, raw: raw)
                 }
                 decoded[index] += text.utf8
             case .number:
@@ -434,8 +435,7 @@ final class JSONChunkProcessor: ChunkProcessor {
                     continue
                 }
                 guard let text = scanner.plainDecimal(token) else {
-                    let reason = "key \"\(plan.maskedKeys[index])\" holds a number too large to write out"
-                    return reject(reason, line: line, raw: raw) ? .rejected : .stop
+                    return reject(.numberTooLarge(key: plan.maskedKeys[index]), line: line, raw: raw)
                 }
                 decoded[index] += text.utf8
             default:
@@ -448,9 +448,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             for (index, token) in csvValues.enumerated() {
                 guard let token, token.kind == .string, token.hasEscapes else { continue }
                 if scanner.decodeString(token)?.utf8.contains(0) ?? true {
-                    let reason =
-                        "key \"\(csvColumns[index])\" holds a NUL character (\\u0000), which CSV cannot carry"
-                    return reject(reason, line: line, raw: raw) ? .rejected : .stop
+                    return reject(.nulForCSV(key: csvColumns[index]), line: line, raw: raw)
                 }
             }
         }
@@ -573,29 +571,15 @@ final class JSONChunkProcessor: ChunkProcessor {
 
     // MARK: Bad records
 
-    /// Counts a bad record (and quarantines it); false when the run must stop.
-    private func reject(_ reason: String, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    /// Counts a bad record (and quarantines it, a line of its own).
+    private func reject(_ problem: RecordProblem, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>)
+        -> Outcome
+    {
         result.rows += 1
-        guard plan.policy != .fail else {
-            result.fatal = .data(plan.file, line: line, reason)
-            return false
-        }
-        result.rejections.append(Rejection(line: line, reason: reason))
-        if plan.policy == .quarantine {
-            result.quarantine.append(contentsOf: raw)
-            if raw.last != 0x0A { result.quarantine.append(0x0A) }
-        }
-        return true
-    }
-
-    private func describe(_ kind: JSONKind) -> String {
-        switch kind {
-        case .object: return "an object"
-        case .array: return "an array"
-        case .string: return "a string"
-        case .number: return "a number"
-        case .bool: return "a boolean"
-        case .null: return "null"
+        let record = UnsafeBufferPointer(rebasing: raw)
+        switch plan.rejectPolicy.reject(problem, line: line, record: record, endLine: true, into: &result) {
+        case .rejected: return .rejected
+        case .stop: return .stop
         }
     }
 }

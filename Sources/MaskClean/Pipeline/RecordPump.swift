@@ -53,18 +53,15 @@ struct RecordPump<Splitter: RecordSplitter> {
         } while oversizedLine != nil
     }
 
-    /// The chunks before it are written; now pass the long record without holding it. Only a
-    /// record inside an open quoted field may be a runaway quote; a plain 100 MB cell is just
-    /// too long.
+    /// The chunks before it are written; now pass the long record without holding it.
     private func passOversizedRecord(at line: Int, _ totals: inout RunTotals) throws(MaskCleanError) {
-        let reason =
-            "record longer than \(byteCount(reader.maximumRecordBytes))"
-            + (reader.isInsideQuotedField ? " (a quoted field that never closes?)" : "")
-        guard options.policy != .fail else { throw .data(input.name, line: line, reason) }
+        let problem = RecordProblem.tooLong(
+            maximum: reader.maximumRecordBytes, insideQuotedField: reader.isInsideQuotedField)
+        guard options.policy != .fail else { throw .data(input.name, line: line, problem.description) }
         try reader.skipOversizedRecord { (bytes: UnsafeBufferPointer<UInt8>) throws(MaskCleanError) in
             try outputs.writeQuarantine(UnsafeRawBufferPointer(bytes))
         }
-        totals.addOversizedRecord(line: line, reason: reason)
+        totals.addOversizedRecord(line: line, problem)
     }
 
     /// The most records to a chunk when the spec's formats write much per record: each chunk's

@@ -35,8 +35,8 @@ struct RunTotals {
     }
 
     /// Counts a record too long to read, passed over without being held.
-    mutating func addOversizedRecord(line: Int, reason: String) {
+    mutating func addOversizedRecord(line: Int, _ problem: RecordProblem) {
         report.rows += 1
-        report.reject(line: line, reason: reason)
+        report.reject(line: line, reason: problem.description)
     }
 }

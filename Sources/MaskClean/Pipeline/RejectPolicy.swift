@@ -1,0 +1,115 @@
+import Foundation
+
+/// Why a record cannot be read or written faithfully. Each case carries what its sentence names;
+/// `description` is that sentence, the one the message, the report and the summary show.
+enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
+    // CSV
+    case nulByte
+    /// Longer than the limit. Only a record inside an open quoted field may be a runaway quote;
+    /// a plain 100 MB cell is just too long.
+    case tooLong(maximum: Int, insideQuotedField: Bool = false)
+    /// What the CSV parser says of the record (libcsv's words, or the parser's own).
+    case csvSyntax(String)
+    case unterminatedQuotedField
+    case fieldCount(expected: Int, found: Int)
+    /// A field that is not UTF-8, which no JSON string holds.
+    case invalidUTF8ForJSON(column: String)
+    case invalidUTF8InColumn(String)
+    // JSON
+    case notAnObject(found: JSONKind)
+    /// The scanner's account of where the JSON went wrong.
+    case invalidJSON(String)
+    case textAfterRecord
+    case missingCommaBetweenRecords
+    case arrayNotClosed
+    /// Text that is not UTF-8, or a lone surrogate escape: what, and where in the record.
+    case badText(String, place: String)
+    case addedKeyPresent(String)
+    case maskedKeyTwice(String)
+    case maskedKeyHolds(String, JSONKind)
+    case keyNotAmongColumns(String)
+    case columnKeyTwice(String)
+    case invalidUTF8InKey(String)
+    case numberTooLarge(key: String)
+    case nulForCSV(key: String)
+
+    var description: String {
+        switch self {
+        case .nulByte: "NUL byte in the data"
+        case .tooLong(let maximum, let insideQuotedField):
+            "record longer than \(byteCount(maximum))"
+                + (insideQuotedField ? " (a quoted field that never closes?)" : "")
+        case .csvSyntax(let words): words
+        case .unterminatedQuotedField: "unterminated quoted field"
+        case .fieldCount(let expected, let found):
+            "expected \(expected) field\(expected == 1 ? "" : "s") as in the header, found \(found)"
+        case .invalidUTF8ForJSON(let column):
+            "invalid UTF-8 in column \"\(column)\", which a JSON string cannot hold"
+        case .invalidUTF8InColumn(let column): "invalid UTF-8 in column \"\(column)\""
+        case .notAnObject(let kind): "the record is not an object (found \(kind.described))"
+        case .invalidJSON(let words): "invalid JSON: \(words)"
+        case .textAfterRecord: "unexpected text after the record"
+        case .missingCommaBetweenRecords: "expected ',' between records"
+        case .arrayNotClosed: "the array is not closed with ']' (truncated input?)"
+        case .badText(let what, let place): "\(what) \(place)"
+        case .addedKeyPresent(let key): "the record already has a key \"\(key)\", which maskclean adds"
+        case .maskedKeyTwice(let key): "key \"\(key)\" appears twice"
+        case .maskedKeyHolds(let key, let kind):
+            "key \"\(key)\" holds \(kind.described); expected a string, a number or null"
+        case .keyNotAmongColumns(let key):
+            "key \"\(key)\" is not among the first record's keys, which are the CSV output's columns"
+        case .columnKeyTwice(let key): "key \"\(key)\" appears twice; its CSV column can hold one value"
+        case .invalidUTF8InKey(let key): "invalid UTF-8 in key \"\(key)\""
+        case .numberTooLarge(let key): "key \"\(key)\" holds a number too large to write out"
+        case .nulForCSV(let key): "key \"\(key)\" holds a NUL character (\\u0000), which CSV cannot carry"
+        }
+    }
+}
+
+extension JSONKind {
+    /// The kind as a sentence names it: `an object`, `null`.
+    var described: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+}
+
+/// What becomes of a bad record under `--on-error`, the same for every record format: with
+/// `fail` it ends the run; with `skip` it is counted and left out; with `quarantine` its bytes,
+/// as read, also go to the quarantine file.
+struct RejectPolicy: Sendable {
+    enum Outcome {
+        /// Counted and left out: go on with the next record.
+        case rejected
+        /// The run ends with this record (`--on-error fail`): stop reading the chunk.
+        case stop
+    }
+
+    let policy: ErrorPolicy
+    /// The input's name, for the message that ends the run.
+    let file: String
+
+    /// Notes the bad record beginning on `line` in `result`; `record` is its bytes as read. With
+    /// `endLine`, a record whose bytes do not end with a line feed gets one in the quarantine.
+    func reject(
+        _ problem: RecordProblem, line: Int, record: UnsafeBufferPointer<UInt8>, endLine: Bool = false,
+        into result: inout ChunkResult
+    ) -> Outcome {
+        guard policy != .fail else {
+            result.fatal = .data(file, line: line, problem.description)
+            return .stop
+        }
+        result.rejections.append(Rejection(line: line, reason: problem.description))
+        if policy == .quarantine {
+            result.quarantine.append(contentsOf: record)
+            if endLine && record.last != 0x0A { result.quarantine.append(0x0A) }
+        }
+        return .rejected
+    }
+}
