@@ -25,7 +25,7 @@ final class JSONChunkProcessor: ChunkProcessor {
     let masker: CellMasker
     /// A key the processor looks for: masked (the spec column's index) or added by maskclean.
     /// Its bytes lie in `wantedKeyBytes`: no array per key to reference-count on every member.
-    private struct WantedKey {
+    struct WantedKey {
         var bytes: Range<Int>
         var masked: Int?
         var added: Int?
@@ -33,40 +33,40 @@ final class JSONChunkProcessor: ChunkProcessor {
 
     /// In order of first byte: those starting with byte `b` are
     /// `wantedKeys[wantedFrom[b]..<wantedFrom[b + 1]]`.
-    private let wantedKeys: [WantedKey]
-    private let wantedFrom: [Int]
-    private let wantedKeyBytes: [UInt8]
+    let wantedKeys: [WantedKey]
+    let wantedFrom: [Int]
+    let wantedKeyBytes: [UInt8]
     /// For each first byte, bit `min(length, 63)` is set when a wanted key has that first byte and
     /// length: most keys of a record are none of the wanted ones, and one load tells.
-    private let wantedLengths: [UInt64]
-    private let csvColumnIndex: [String: Int]
+    let wantedLengths: [UInt64]
+    let csvColumnIndex: [String: Int]
     /// JSON to CSV: for each CSV column, the spec column that replaces it, or -1.
-    private let replacingColumnOfCSV: [Int]
+    let replacingColumnOfCSV: [Int]
     /// Where each replacing column's value lies among the masker's premasked bytes, this record.
-    @exclusivity(unchecked) private var replacements: [Range<Int>?]
+    @exclusivity(unchecked) var replacements: [Range<Int>?]
     /// Keys spelled outside ASCII may come in another normalization form than the spec's.
-    private let hasNonASCIIMaskedKeys: Bool
+    let hasNonASCIIMaskedKeys: Bool
 
     // The chunk and record being processed. A processor belongs to one worker at a time, so
     // exclusivity is checked statically.
-    @exclusivity(unchecked) private var result = ChunkResult()
-    @exclusivity(unchecked) private var output = ByteBuffer()
-    @exclusivity(unchecked) private var maskedValues: [JSONToken?]
-    @exclusivity(unchecked) private var csvValues: [JSONToken?]
+    @exclusivity(unchecked) var result = ChunkResult()
+    @exclusivity(unchecked) var output = ByteBuffer()
+    @exclusivity(unchecked) var maskedValues: [JSONToken?]
+    @exclusivity(unchecked) var csvValues: [JSONToken?]
     /// Each masked value's text: where it lies in the chunk when its bytes are its text (a
     /// string without escapes, a number without exponent), else decoded into `decoded`.
-    @exclusivity(unchecked) private var maskedText: [Range<Int>?]
-    @exclusivity(unchecked) private var decoded: [[UInt8]]
+    @exclusivity(unchecked) var maskedText: [Range<Int>?]
+    @exclusivity(unchecked) var decoded: [[UInt8]]
     /// `--escape-formulas` to JSON: where a `'` goes in the record's own string values.
-    @exclusivity(unchecked) private var formulaInsertions: [Int] = []
+    @exclusivity(unchecked) var formulaInsertions: [Int] = []
     /// Whether a record of the chunk has each masked key: kept here, not in `result`, so that
     /// noting one is a plain store.
-    @exclusivity(unchecked) private var maskedKeysSeen: [Bool]
+    @exclusivity(unchecked) var maskedKeysSeen: [Bool]
     /// Until the chunk's first record is read, its keys are noted in `result.keysSeen`.
-    @exclusivity(unchecked) private var notesKeys = false
+    @exclusivity(unchecked) var notesKeys = false
 
     /// How reading one record went.
-    private enum Outcome: Equatable {
+    enum Outcome: Equatable {
         case written
         /// Rejected, and the scanner is past it.
         case rejected
@@ -136,7 +136,7 @@ final class JSONChunkProcessor: ChunkProcessor {
 
     // MARK: Cutting records out of the chunk
 
-    private func processLines(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
+    func processLines(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
         var line = chunk.firstLine
         var start = 0
         while start < bytes.count {
@@ -161,7 +161,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
     }
 
-    private func processArrayElements(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
+    func processArrayElements(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
         var scanner = JSONScanner(bytes)
         var line = chunk.firstLine
         var counted = 0
@@ -247,332 +247,10 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
     }
 
-    /// Reads one record at the scanner and writes it out.
-    private func record(_ scanner: inout JSONScanner, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>?)
-        -> Outcome
-    {
-        let start = scanner.position
-        for index in maskedValues.indices { maskedValues[index] = nil }
-        for index in csvValues.indices { csvValues[index] = nil }
-        formulaInsertions.removeAll(keepingCapacity: true)
-        var memberCount = 0
-        var problem: RecordProblem?
-        let object: JSONToken
-        do {
-            guard scanner.peek() == UInt8(ascii: "{") else {
-                let value = try scanner.scanValue()
-                return reject(
-                    .notAnObject(found: value.kind), line: line,
-                    raw: raw ?? scanner.bytes[start..<scanner.position])
-            }
-            let bytes = scanner.bytes
-            object = try scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
-                memberCount += 1
-                if problem == nil { problem = self.member(key: key, value: value, in: bytes) }
-            }
-        } catch {
-            notesKeys = false
-            return .broken(.invalidJSON(error.message))
-        }
-        notesKeys = false
-        if raw != nil, scanner.peek() != nil {
-            return .broken(.textAfterRecord)
-        }
-        let rawRecord = raw ?? scanner.bytes[object.range]
-        // Text that is not UTF-8, or a lone surrogate escape, cannot be written to any output
-        // faithfully: the record is bad, whichever key holds it.
-        if let found = JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: scanner.bytes[object.range]))
-        {
-            let place = place(of: object.range.lowerBound + found.offset, in: object, scanner.bytes)
-            return reject(.badText(found.reason, place: place), line: line, raw: rawRecord)
-        }
-        if let problem {
-            return reject(problem, line: line, raw: rawRecord)
-        }
-        return write(object, memberCount: memberCount, bytes: scanner.bytes, line: line, raw: rawRecord)
-    }
-
-    /// Names the member of `object` where `offset` lies: `in key "…"` or `in the value of key "…"`.
-    private func place(of offset: Int, in object: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[..<object.range.upperBound]))
-        scanner.position = object.range.lowerBound
-        var found = "in the record"
-        _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
-            let name = visibleKey(key, bytes)
-            if key.range.contains(offset) {
-                found = "in key \(name)"
-            } else if value.range.contains(offset) {
-                found = "in the value of key \(name)"
-            }
-        }
-        return found
-    }
-
-    /// A key as messages show it, invalid bytes replaced.
-    private func visibleKey(_ key: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let inner = UnsafeBufferPointer(
-            rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
-        return "\"" + String(decoding: inner, as: UTF8.self) + "\""
-    }
-
-    /// Notes a member the record needs; says what is wrong with it, if anything.
-    private func member(key: JSONToken, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>)
-        -> RecordProblem?
-    {
-        if notesKeys, result.keysSeen.count < Self.keysNoted {
-            result.keysSeen.append(JSONScanner(bytes).decodeString(key) ?? "")
-        }
-        // The key's bytes are its text unless it has escapes (rare): compared where they lie.
-        if key.hasEscapes {
-            let text = Array((JSONScanner(bytes).decodeString(key) ?? "").utf8)
-            return text.withUnsafeBufferPointer { member(named: $0, value: value, in: bytes) }
-        }
-        let name = UnsafeBufferPointer(
-            rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
-        return member(named: name, value: value, in: bytes)
-    }
-
-    private func member(
-        named name: UnsafeBufferPointer<UInt8>, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>
-    )
-        -> RecordProblem?
-    {
-        let first = name.first ?? 0
-        var matched = false
-        if wantedLengths[Int(first)] & Self.lengthBit(name.count) != 0 {
-            for wanted in wantedFrom[Int(first)]..<wantedFrom[Int(first) + 1] {
-                let range = wantedKeys[wanted].bytes
-                guard range.count == name.count,
-                    name.isEmpty
-                        || wantedKeyBytes.withUnsafeBufferPointer({
-                            memcmp($0.baseAddress! + range.lowerBound, name.baseAddress!, name.count) == 0
-                        })
-                else { continue }
-                if let index = wantedKeys[wanted].added {
-                    return .addedKeyPresent(plan.addedKeys[index])
-                }
-                guard let index = wantedKeys[wanted].masked else { continue }
-                matched = true
-                if let problem = maskedMember(index, value) { return problem }
-            }
-        }
-        if !matched, hasNonASCIIMaskedKeys, name.contains(where: { $0 >= 0x80 }),
-            let index = plan.maskedKeys.firstIndex(of: String(decoding: name, as: UTF8.self))
-        {
-            // The same key in another Unicode normalization (`tél` as e + U+0301) is the masked
-            // key too, as it is in a CSV header: twice in a record, it is ambiguous.
-            if let problem = maskedMember(index, value) { return problem }
-        }
-        if encoder.escapeFormulas && plan.csvColumns == nil {
-            if value.kind == .string && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1) {
-                formulaInsertions.append(value.range.lowerBound + 1)
-            } else if value.kind == .object || value.kind == .array {
-                FormulaGuard.nestedTriggers(bytes, in: value.range, into: &formulaInsertions)
-            }
-        }
-        if plan.csvColumns != nil {
-            let text = String(decoding: name, as: UTF8.self)
-            guard let column = csvColumnIndex[text] else {
-                return .keyNotAmongColumns(text)
-            }
-            // A CSV column holds one value: a second one would be lost, or shift the rest.
-            guard csvValues[column] == nil else {
-                return .columnKeyTwice(text)
-            }
-            csvValues[column] = value
-        }
-        return nil
-    }
-
-    /// Notes the value of masked key `index`; says what is wrong with it, if anything.
-    @inline(__always)
-    private func maskedMember(_ index: Int, _ value: JSONToken) -> RecordProblem? {
-        maskedKeysSeen[index] = true
-        guard maskedValues[index] == nil else {
-            return .maskedKeyTwice(plan.maskedKeys[index])
-        }
-        switch value.kind {
-        case .string, .number, .null:
-            maskedValues[index] = value
-            return nil
-        case .object, .array, .bool:
-            return .maskedKeyHolds(plan.maskedKeys[index], value.kind)
-        }
-    }
-
-    /// How many keys of a chunk's first record are noted for suggestions.
-    private static let keysNoted = 200
-
-    private static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
-
-    // MARK: Writing
-
-    private func write(
-        _ object: JSONToken, memberCount: Int, bytes: UnsafeBufferPointer<UInt8>, line: Int,
-        raw: Slice<UnsafeBufferPointer<UInt8>>
-    ) -> Outcome {
-        let scanner = JSONScanner(bytes)
-        // Read the masked values first: a value that cannot be read rejects the record whole.
-        for (index, token) in maskedValues.enumerated() {
-            maskedText[index] = nil
-            decoded[index].removeAll(keepingCapacity: true)
-            guard let token else { continue }
-            switch token.kind {
-            case .string where !token.hasEscapes:
-                let inner = (token.range.lowerBound + 1)..<(token.range.upperBound - 1)
-                guard UnsafeBufferPointer(rebasing: bytes[inner]).isValidUTF8 else {
-                    return reject(.invalidUTF8InKey(plan.maskedKeys[index]), line: line, raw: raw)
-                }
-                maskedText[index] = inner
-            case .string:
-                guard let text = scanner.decodeString(token) else {
-                    return reject(.invalidUTF8InKey(plan.maskedKeys[index]), line: line, raw: raw)
-                }
-                decoded[index] += text.utf8
-            case .number:
-                if !bytes[token.range].contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
-                    maskedText[index] = token.range
-                    continue
-                }
-                guard let text = scanner.plainDecimal(token) else {
-                    return reject(.numberTooLarge(key: plan.maskedKeys[index]), line: line, raw: raw)
-                }
-                decoded[index] += text.utf8
-            default:
-                break
-            }
-        }
-        // CSV cannot carry a NUL (maskclean's own reader refuses one): a string that decodes to
-        // one makes the record bad rather than a file no reader takes back.
-        if let csvColumns = plan.csvColumns {
-            for (index, token) in csvValues.enumerated() {
-                guard let token, token.kind == .string, token.hasEscapes else { continue }
-                if scanner.decodeString(token)?.utf8.contains(0) ?? true {
-                    return reject(.nulForCSV(key: csvColumns[index]), line: line, raw: raw)
-                }
-            }
-        }
-        result.rows += 1
-        let row = result.rows
-        if masker.replaces { premaskReplacedColumns(bytes, row: row) }
-        encoder.beginRecord(&output)
-        var name: Int
-        var separator: Bool
-        if let csvColumns = plan.csvColumns {
-            for index in csvColumns.indices {
-                let column = replacingColumnOfCSV[index]
-                if column >= 0, let replacement = replacements[column] {
-                    masker.withPremaskedBytes { premasked in
-                        encoder.cell(
-                            UnsafeBufferPointer(rebasing: premasked[replacement]), name: index,
-                            separator: index > 0, &output)
-                    }
-                    continue
-                }
-                let text = csvValues[index].map { csvText($0, scanner) } ?? []
-                text.withUnsafeBufferPointer { encoder.cell($0, name: index, separator: index > 0, &output) }
-            }
-            name = csvColumns.count
-            separator = !csvColumns.isEmpty
-        } else {
-            // The record's own bytes up to its closing brace; the added members go before it.
-            output.truncate(to: output.count - 1)  // beginRecord's `{`: the record brings its own
-            if masker.replaces {
-                copyReplacing(object, bytes)
-            } else {
-                var copied = object.range.lowerBound
-                for insertion in formulaInsertions {
-                    output.append(UnsafeBufferPointer(rebasing: bytes[copied..<insertion]))
-                    output.append(FormulaGuard.prefix)
-                    copied = insertion
-                }
-                output.append(UnsafeBufferPointer(rebasing: bytes[copied..<(object.range.upperBound - 1)]))
-            }
-            name = 0
-            separator = memberCount > 0
-        }
-        for index in masker.columns.indices {
-            if let range = maskedText[index] {
-                name = masker.writeAddedCells(
-                    UnsafeBufferPointer(rebasing: bytes[range]), column: index, row: row, firstName: name,
-                    separator: separator, encoder: encoder, to: &output)
-            } else {
-                name = decoded[index].withUnsafeBufferPointer { value in
-                    masker.writeAddedCells(
-                        value, column: index, row: row, firstName: name, separator: separator,
-                        encoder: encoder,
-                        to: &output)
-                }
-            }
-            separator = true
-        }
-        encoder.endRecord(&output)
-        return .written
-    }
-
-    /// Masks the record's cells that replace their input, before the record is written.
-    private func premaskReplacedColumns(_ bytes: UnsafeBufferPointer<UInt8>, row: Int) {
-        masker.endPremaskedRecord()
-        for index in masker.columns.indices {
-            replacements[index] = nil
-            guard masker.layouts[index].replace != nil else { continue }
-            if let range = maskedText[index] {
-                replacements[index] = masker.premask(
-                    UnsafeBufferPointer(rebasing: bytes[range]), column: index, row: row)
-            } else {
-                replacements[index] = decoded[index].withUnsafeBufferPointer {
-                    masker.premask($0, column: index, row: row)
-                }
-            }
-        }
-    }
-
-    /// Copies the record up to its closing brace with each replaced value written as a JSON
-    /// string in its place, and the formula prefixes of the values kept.
-    private func copyReplacing(_ object: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>) {
-        var edits: [(start: Int, end: Int, column: Int)] = []  // column -1: a formula prefix
-        for index in masker.columns.indices where replacements[index] != nil {
-            if let token = maskedValues[index] {
-                edits.append((token.range.lowerBound, token.range.upperBound, index))
-            }
-        }
-        for insertion in formulaInsertions
-        where !edits.contains(where: { $0.column >= 0 && ($0.start..<$0.end).contains(insertion) }) {
-            edits.append((insertion, insertion, -1))
-        }
-        edits.sort { $0.start < $1.start }
-        var copied = object.range.lowerBound
-        for edit in edits {
-            output.append(UnsafeBufferPointer(rebasing: bytes[copied..<edit.start]))
-            if edit.column < 0 {
-                output.append(FormulaGuard.prefix)
-            } else if let replacement = replacements[edit.column] {
-                masker.withPremaskedBytes { premasked in
-                    let value = UnsafeBufferPointer(rebasing: premasked[replacement])
-                    let prefix =
-                        encoder.escapeFormulas && FormulaGuard.isTrigger(value.first)
-                        ? FormulaGuard.prefix : nil
-                    JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &output)
-                }
-            }
-            copied = edit.end
-        }
-        output.append(UnsafeBufferPointer(rebasing: bytes[copied..<(object.range.upperBound - 1)]))
-    }
-
-    /// A JSON value as CSV text: strings decoded, everything else as written.
-    private func csvText(_ token: JSONToken, _ scanner: JSONScanner) -> [UInt8] {
-        switch token.kind {
-        case .string: return Array((scanner.decodeString(token) ?? "").utf8)
-        case .null: return []
-        default: return Array(scanner.bytes[token.range])
-        }
-    }
-
     // MARK: Bad records
 
     /// Counts a bad record (and quarantines it, a line of its own).
-    private func reject(_ problem: RecordProblem, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>)
+    func reject(_ problem: RecordProblem, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>)
         -> Outcome
     {
         result.rows += 1

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Reading one JSON record: its members checked against the keys the spec masks, adds and (for
+/// CSV output) writes as columns, before anything of it is written.
+extension JSONChunkProcessor {
+    /// Reads one record at the scanner and writes it out.
+    func record(_ scanner: inout JSONScanner, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>?)
+        -> Outcome
+    {
+        let start = scanner.position
+        for index in maskedValues.indices { maskedValues[index] = nil }
+        for index in csvValues.indices { csvValues[index] = nil }
+        formulaInsertions.removeAll(keepingCapacity: true)
+        var memberCount = 0
+        var problem: RecordProblem?
+        let object: JSONToken
+        do {
+            guard scanner.peek() == UInt8(ascii: "{") else {
+                let value = try scanner.scanValue()
+                return reject(
+                    .notAnObject(found: value.kind), line: line,
+                    raw: raw ?? scanner.bytes[start..<scanner.position])
+            }
+            let bytes = scanner.bytes
+            object = try scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
+                memberCount += 1
+                if problem == nil { problem = self.member(key: key, value: value, in: bytes) }
+            }
+        } catch {
+            notesKeys = false
+            return .broken(.invalidJSON(error.message))
+        }
+        notesKeys = false
+        if raw != nil, scanner.peek() != nil {
+            return .broken(.textAfterRecord)
+        }
+        let rawRecord = raw ?? scanner.bytes[object.range]
+        // Text that is not UTF-8, or a lone surrogate escape, cannot be written to any output
+        // faithfully: the record is bad, whichever key holds it.
+        if let found = JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: scanner.bytes[object.range]))
+        {
+            let place = place(of: object.range.lowerBound + found.offset, in: object, scanner.bytes)
+            return reject(.badText(found.reason, place: place), line: line, raw: rawRecord)
+        }
+        if let problem {
+            return reject(problem, line: line, raw: rawRecord)
+        }
+        return write(object, memberCount: memberCount, bytes: scanner.bytes, line: line, raw: rawRecord)
+    }
+
+    /// Names the member of `object` where `offset` lies: `in key "…"` or `in the value of key "…"`.
+    func place(of offset: Int, in object: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[..<object.range.upperBound]))
+        scanner.position = object.range.lowerBound
+        var found = "in the record"
+        _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
+            let name = visibleKey(key, bytes)
+            if key.range.contains(offset) {
+                found = "in key \(name)"
+            } else if value.range.contains(offset) {
+                found = "in the value of key \(name)"
+            }
+        }
+        return found
+    }
+
+    /// A key as messages show it, invalid bytes replaced.
+    func visibleKey(_ key: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let inner = UnsafeBufferPointer(
+            rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
+        return "\"" + String(decoding: inner, as: UTF8.self) + "\""
+    }
+
+    /// Notes a member the record needs; says what is wrong with it, if anything.
+    func member(key: JSONToken, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>)
+        -> RecordProblem?
+    {
+        if notesKeys, result.keysSeen.count < Self.keysNoted {
+            result.keysSeen.append(JSONScanner(bytes).decodeString(key) ?? "")
+        }
+        // The key's bytes are its text unless it has escapes (rare): compared where they lie.
+        if key.hasEscapes {
+            let text = Array((JSONScanner(bytes).decodeString(key) ?? "").utf8)
+            return text.withUnsafeBufferPointer { member(named: $0, value: value, in: bytes) }
+        }
+        let name = UnsafeBufferPointer(
+            rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
+        return member(named: name, value: value, in: bytes)
+    }
+
+    func member(
+        named name: UnsafeBufferPointer<UInt8>, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>
+    )
+        -> RecordProblem?
+    {
+        let first = name.first ?? 0
+        var matched = false
+        if wantedLengths[Int(first)] & Self.lengthBit(name.count) != 0 {
+            for wanted in wantedFrom[Int(first)]..<wantedFrom[Int(first) + 1] {
+                let range = wantedKeys[wanted].bytes
+                guard range.count == name.count,
+                    name.isEmpty
+                        || wantedKeyBytes.withUnsafeBufferPointer({
+                            memcmp($0.baseAddress! + range.lowerBound, name.baseAddress!, name.count) == 0
+                        })
+                else { continue }
+                if let index = wantedKeys[wanted].added {
+                    return .addedKeyPresent(plan.addedKeys[index])
+                }
+                guard let index = wantedKeys[wanted].masked else { continue }
+                matched = true
+                if let problem = maskedMember(index, value) { return problem }
+            }
+        }
+        if !matched, hasNonASCIIMaskedKeys, name.contains(where: { $0 >= 0x80 }),
+            let index = plan.maskedKeys.firstIndex(of: String(decoding: name, as: UTF8.self))
+        {
+            // The same key in another Unicode normalization (`tél` as e + U+0301) is the masked
+            // key too, as it is in a CSV header: twice in a record, it is ambiguous.
+            if let problem = maskedMember(index, value) { return problem }
+        }
+        if encoder.escapeFormulas && plan.csvColumns == nil {
+            if value.kind == .string && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1) {
+                formulaInsertions.append(value.range.lowerBound + 1)
+            } else if value.kind == .object || value.kind == .array {
+                FormulaGuard.nestedTriggers(bytes, in: value.range, into: &formulaInsertions)
+            }
+        }
+        if plan.csvColumns != nil {
+            let text = String(decoding: name, as: UTF8.self)
+            guard let column = csvColumnIndex[text] else {
+                return .keyNotAmongColumns(text)
+            }
+            // A CSV column holds one value: a second one would be lost, or shift the rest.
+            guard csvValues[column] == nil else {
+                return .columnKeyTwice(text)
+            }
+            csvValues[column] = value
+        }
+        return nil
+    }
+
+    /// Notes the value of masked key `index`; says what is wrong with it, if anything.
+    @inline(__always)
+    func maskedMember(_ index: Int, _ value: JSONToken) -> RecordProblem? {
+        maskedKeysSeen[index] = true
+        guard maskedValues[index] == nil else {
+            return .maskedKeyTwice(plan.maskedKeys[index])
+        }
+        switch value.kind {
+        case .string, .number, .null:
+            maskedValues[index] = value
+            return nil
+        case .object, .array, .bool:
+            return .maskedKeyHolds(plan.maskedKeys[index], value.kind)
+        }
+    }
+
+    /// How many keys of a chunk's first record are noted for suggestions.
+    static let keysNoted = 200
+
+    static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
+}
