@@ -6,14 +6,14 @@ import MaskEngine
 public enum ApplyTool {
     /// A column's settings, as `apply` takes them from flags.
     public struct Column: Sendable {
-        public var syntax: MaskSyntax = .inputMask
+        public var syntax: Syntax = .inputMask
         public var format: String
         public var affineFormats: [String] = []
         public var strategy: AffinityStrategy = .bestStatus
         public var notations: [Notation] = []
         public var autocomplete = true
         public var rightToLeft = false
-        public var dialect = DialectOptions()
+        public var syntaxOptions = SyntaxOptions()
         /// Show the template column, with this placeholder for unfilled slots.
         public var placeholder: Character?
 
@@ -28,7 +28,7 @@ public enum ApplyTool {
             try Notation.checkDistinct(column.notations)
             return try AffineMask(
                 syntax: column.syntax, format: column.format, affineFormats: column.affineFormats,
-                notations: column.notations, dialect: column.dialect, strategy: column.strategy,
+                notations: column.notations, syntaxOptions: column.syntaxOptions, strategy: column.strategy,
                 autocomplete: column.autocomplete, rightToLeft: column.rightToLeft)
         } catch let error as AffineFormatError {
             let which = error.affineIndex.map { "--affine \"\(column.affineFormats[$0])\"" } ?? "format"

@@ -90,7 +90,7 @@ private struct SpecReader {
         guard let formatNode = members["format"] else { throw fail(place, "missing key \"format\"") }
         let format = try string(formatNode, place: key("format"))
         let affineFormats = try stringList(members["affineFormats"], place: key("affineFormats"))
-        let syntax = try enumValue(members["syntax"], MaskSyntax.self, place: key("syntax")) ?? .inputMask
+        let syntax = try enumValue(members["syntax"], Syntax.self, place: key("syntax")) ?? .inputMask
         let strategy =
             try enumValue(members["affinityStrategy"], AffinityStrategy.self, place: key("affinityStrategy"))
             ?? .bestStatus
@@ -131,12 +131,13 @@ private struct SpecReader {
         } catch {
             throw fail(error.list == .column ? key("notations") : "notations", error.description)
         }
-        let dialect = DialectOptions(template: template, symbols: symbols)
+        let syntaxOptions = SyntaxOptions(template: template, symbols: symbols)
         let mask: AffineMask
         do {
             mask = try AffineMask(
                 syntax: syntax, format: format, affineFormats: affineFormats, notations: notations,
-                dialect: dialect, strategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft)
+                syntaxOptions: syntaxOptions, strategy: strategy, autocomplete: autocomplete,
+                rightToLeft: rightToLeft)
         } catch {
             throw fail(place, error.description)
         }
