@@ -6,14 +6,14 @@ import MaskEngine
 
 /// A column's settings, as `apply` takes them from flags.
 struct ApplyColumn {
-    var syntax: MaskSyntax = .inputMask
+    var syntax: Syntax = .inputMask
     var format: String
     var affineFormats: [String] = []
     var strategy: AffinityStrategy = .bestStatus
     var notations: [Notation] = []
     var autocomplete = true
     var rightToLeft = false
-    var dialect = DialectOptions()
+    var syntaxOptions = SyntaxOptions()
     /// Show the template column, with this placeholder for unfilled slots.
     var placeholder: Character?
 
@@ -23,7 +23,7 @@ struct ApplyColumn {
             try Notation.checkDistinct(notations)
             return try AffineMask(
                 syntax: syntax, format: format, affineFormats: affineFormats, notations: notations,
-                dialect: dialect, strategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft)
+                syntaxOptions: syntaxOptions, strategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft)
         } catch let error as AffineFormatError {
             let which = error.affineIndex.map { "--affine \"\(affineFormats[$0])\"" } ?? "format"
             throw .usage("\(which): \(error.error)")

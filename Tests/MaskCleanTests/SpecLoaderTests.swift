@@ -188,7 +188,7 @@ struct SpecLoaderTests {
     }
 
     @Test("template and symbols are type-checked in their own syntax")
-    func dialectKeyTypes() {
+    func syntaxKeyTypes() {
         #expect(
             specError(#"{"columns":[{"name":"phone","format":"{dddd}","syntax":"akmask","template":1}]}"#)
                 == #"spec.json: columns[0] "phone": template: expected a string, got the number 1"#)
@@ -556,7 +556,7 @@ struct SpecLoaderTests {
     }
 
     @Test("template is for akmask only, symbols for maskara only")
-    func dialectOnlyKeys() {
+    func syntaxOnlyKeys() {
         #expect(
             specError(column(#""template":"X""#))
                 == #"spec.json: columns[0] "phone": template: only for syntax "akmask""#)

@@ -22,9 +22,9 @@ public func fuzzMask(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             character: character, characterSet: String(text.dropFirst()), isOptional: text.count % 2 == 0)
     }
     let strategy = AffinityStrategy.allCases[Int(options >> 2) % AffinityStrategy.allCases.count]
-    // Bits 5 and 6 pick the mask language; the other two take neither notations nor right to left.
-    let syntax = [MaskSyntax.inputMask, .akmask, .maskara, .inputMask][Int(options >> 5) & 3]
-    let dialect = DialectOptions(
+    // Bits 5 and 6 pick the syntax; the other two take neither notations nor right to left.
+    let syntax = [Syntax.inputMask, .akmask, .maskara, .inputMask][Int(options >> 5) & 3]
+    let syntaxOptions = SyntaxOptions(
         template: syntax == .akmask && notations.first != nil ? String(notations[0].character) : nil,
         symbols: syntax == .maskara ? notations.first?.characterSet : nil)
     let affine =
@@ -32,7 +32,8 @@ public func fuzzMask(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard (try? Notation.checkDistinct(notations)) != nil,
         let mask = try? AffineMask(
             syntax: syntax, format: format, affineFormats: affine,
-            notations: syntax == .inputMask ? notations : [], dialect: dialect, strategy: strategy,
+            notations: syntax == .inputMask ? notations : [], syntaxOptions: syntaxOptions,
+            strategy: strategy,
             autocomplete: options & 1 != 0, rightToLeft: syntax == .inputMask && options & 2 != 0)
     else { return 0 }
     let result = mask.apply(value)

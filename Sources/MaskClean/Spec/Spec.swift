@@ -24,7 +24,7 @@ public struct ColumnSpec: Sendable {
     public var name: String
     /// Index in the spec's `columns`, for messages.
     public var index: Int
-    public var syntax: MaskSyntax
+    public var syntax: Syntax
     public var format: String
     public var affineFormats: [String]
     public var affinityStrategy: AffinityStrategy

@@ -36,16 +36,16 @@ public final class AffineMask: Sendable {
             strategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft)
     }
 
-    /// Compiles formats written in any mask language; the error says which format failed.
+    /// Compiles formats written in any syntax; the error says which format failed.
     public convenience init(
-        syntax: MaskSyntax, format: String, affineFormats: [String] = [], notations: [Notation] = [],
-        dialect: DialectOptions = DialectOptions(), strategy: AffinityStrategy = .wholeString,
+        syntax: Syntax, format: String, affineFormats: [String] = [], notations: [Notation] = [],
+        syntaxOptions: SyntaxOptions = SyntaxOptions(), strategy: AffinityStrategy = .wholeString,
         autocomplete: Bool = true, rightToLeft: Bool = false
     ) throws(AffineFormatError) {
         func compile(_ text: String, _ index: Int?) throws(AffineFormatError) -> Mask {
             do {
                 return try Mask(
-                    syntax: syntax, format: text, notations: notations, dialect: dialect,
+                    syntax: syntax, format: text, notations: notations, syntaxOptions: syntaxOptions,
                     rightToLeft: rightToLeft)
             } catch {
                 throw AffineFormatError(affineIndex: index, format: text, error: error)

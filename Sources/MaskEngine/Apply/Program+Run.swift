@@ -1,12 +1,12 @@
 extension Program {
     /// Applies the program to the UTF-8 bytes of a value (see `Mask.apply(utf8:...)`), with the
-    /// walking rules of the language it was compiled from.
+    /// walking rules of the syntax it was compiled from.
     func run(
         _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
         formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
         dropped: UnsafeMutablePointer<UInt8>?, inputIsPlainASCII: Bool? = nil
     ) -> ApplyCounts {
-        switch dialect {
+        switch syntax {
         case .inputMask:
             return run(
                 input, InputMaskRules.self, autocomplete, formatted, extracted, dropped, inputIsPlainASCII)

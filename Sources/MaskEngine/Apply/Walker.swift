@@ -2,9 +2,9 @@
 /// of the program at a time, writing bytes straight into the caller's buffers.
 ///
 /// It is generic over the input, so that the same loop serves plain ASCII bytes (the fast path:
-/// a byte is a character) and Swift `Character`s (every other value), and over the mask
-/// language's walking rules, so that each language's loop is compiled with its own rules folded
-/// in and input-mask's pays nothing for the others.
+/// a byte is a character) and Swift `Character`s (every other value), and over the syntax's
+/// walking rules, so that each syntax's loop is compiled with its own rules folded in and
+/// input-mask's pays nothing for the others.
 protocol WalkInput {
     associatedtype Unit
     mutating func next() -> Unit?
@@ -16,7 +16,7 @@ protocol WalkInput {
     func writeUppercased(_ unit: Unit, to cursor: inout ByteCursor)
 }
 
-/// How a mask language walks a value, where languages differ (DIALECTS.md).
+/// How a syntax walks a value, where syntaxes differ (DIALECTS.md).
 protocol WalkRules {
     /// A mandatory slot that a character does not fit stops the walk, and the rest of the value
     /// is dropped (AKMaskField, Maskara). Otherwise the character is skipped (input-mask).

@@ -1,4 +1,4 @@
-/// AKMaskField's format language (DIALECTS.md): literal text with blocks in braces, every
+/// AKMaskField's format syntax (DIALECTS.md): literal text with blocks in braces, every
 /// character inside a block a mandatory slot.
 ///
 /// | symbol | accepts |
@@ -24,7 +24,7 @@ enum AKMaskFormat {
     /// Compiles a format; `template` is AKMaskField's `maskTemplate`: one character for every
     /// slot, or one character for each position of the mask's display.
     static func compile(_ format: String, template: String?) throws(FormatError) -> Program {
-        var builder = ProgramBuilder(dialect: .akmask)
+        var builder = ProgramBuilder(syntax: .akmask)
         var blockStart: Int?
         for (offset, character) in format.enumerated() {
             guard let start = blockStart else {

@@ -11,7 +11,7 @@ public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
         case unclosedBlock(Block)
         /// A `\` inside `[]`: slots cannot be escaped.
         case escapeInsideSlots
-        /// A dialect rule that has no better description (used by the other mask languages).
+        /// A syntax rule that has no better description (used by the other syntaxes).
         case invalid(String)
         /// A setting that goes with the format does not fit it (AKMaskField's template length).
         case invalidOption(String)

@@ -1,4 +1,4 @@
-/// Maskara's format language (DIALECTS.md): one token per character.
+/// Maskara's format syntax (DIALECTS.md): one token per character.
 ///
 /// - `D` a Unicode number (`½` and `①` too), `X` an ASCII letter: value slots;
 /// - a Unicode decimal digit (`7`, `٣`), or a character of `symbols`: a literal;
@@ -88,7 +88,7 @@ enum MaskaraFormat {
             throw FormatError(.invalid("'|' without a right operand"), at: offset)
         }
 
-        var builder = ProgramBuilder(dialect: .maskara)
+        var builder = ProgramBuilder(syntax: .maskara)
         for element in elements {
             let literals = element.tokens.compactMap { token -> Character? in
                 if case .literal(let character) = token { return character }

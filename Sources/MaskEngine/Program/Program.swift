@@ -4,7 +4,7 @@
 /// rule sits beside it; `Walker.swift` holds the loop that applies them.
 enum StepKind: UInt8, Sendable {
     /// Takes one character of its class. A character that does not fit is skipped (input-mask),
-    /// or stops the walk (dialects whose `misfit` policy is `.stop`). Input-mask's `0 A _`.
+    /// or stops the walk (syntaxes whose `misfit` policy is `.stop`). Input-mask's `0 A _`.
     case slot
     /// Takes one character of its class; one that does not fit is passed over without being
     /// consumed, and the step is left behind. Input-mask's `9 a -`.
@@ -45,11 +45,6 @@ struct Literal: Sendable {
     var alternatives: [Character] = []
 }
 
-/// The mask language a program was compiled from: it decides the walking rules.
-enum Dialect: Sendable {
-    case inputMask, akmask, maskara
-}
-
 /// A compiled format: immutable, `Sendable`, shared by every thread that applies it.
 ///
 /// A class so that handing a mask around costs one reference count, not one per array.
@@ -62,7 +57,8 @@ final class Program: Sendable {
     /// For each step, the character the template column shows for an unfilled slot, when the
     /// format says (AKMaskField's template); nil: the column's placeholder character.
     let templateCharacters: [Character?]
-    let dialect: Dialect
+    /// The syntax the program was compiled from: it decides the walking rules.
+    let syntax: Syntax
     /// `completeFrom[i]`: stopping before step `i` leaves no mandatory step unfilled.
     let completeFrom: [Bool]
     /// Characters whose loss counts: letters, digits, and the sets of custom notations in use.
@@ -79,11 +75,11 @@ final class Program: Sendable {
 
     init(
         steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character],
-        templateCharacters: [Character?], dialect: Dialect, rightToLeft: Bool
+        templateCharacters: [Character?], syntax: Syntax, rightToLeft: Bool
     ) {
         self.rightToLeft = rightToLeft
         self.templateCharacters = templateCharacters
-        self.dialect = dialect
+        self.syntax = syntax
         self.steps = steps
         self.classes = classes
         self.literals = literals
@@ -94,7 +90,7 @@ final class Program: Sendable {
         for index in steps.indices.reversed() {
             switch steps[index].kind {
             case .slot, .fixed: completeFrom[index] = false
-            case .free: completeFrom[index] = dialect == .maskara ? false : completeFrom[index + 1]
+            case .free: completeFrom[index] = syntax == .maskara ? false : completeFrom[index + 1]
             case .ellipsis: completeFrom[index] = true
             case .optionalSlot, .optionalFree: completeFrom[index] = completeFrom[index + 1]
             }

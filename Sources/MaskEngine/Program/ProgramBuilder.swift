@@ -1,6 +1,6 @@
-/// Assembles a `Program` step by step; every mask language compiles through it.
+/// Assembles a `Program` step by step; every syntax compiles through it.
 struct ProgramBuilder {
-    let dialect: Dialect
+    let syntax: Syntax
     private var steps: [Step] = []
     private var classes: [CharacterClass] = []
     private var classBitmaps: [ASCIIBitmap] = []
@@ -8,8 +8,8 @@ struct ProgramBuilder {
     private var placeholders: [Character] = []
     private var templateCharacters: [Character?] = []
 
-    init(dialect: Dialect = .inputMask) {
-        self.dialect = dialect
+    init(syntax: Syntax = .inputMask) {
+        self.syntax = syntax
     }
 
     /// Adds a slot, ellipsis or optional slot taking characters of `characterClass`.
@@ -75,6 +75,6 @@ struct ProgramBuilder {
     func build(rightToLeft: Bool = false) -> Program {
         Program(
             steps: steps, classes: classes, literals: literals, placeholders: placeholders,
-            templateCharacters: templateCharacters, dialect: dialect, rightToLeft: rightToLeft)
+            templateCharacters: templateCharacters, syntax: syntax, rightToLeft: rightToLeft)
     }
 }

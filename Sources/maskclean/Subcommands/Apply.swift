@@ -95,7 +95,7 @@ struct Apply: ParsableCommand {
         column.notations = try parsedNotations()
         column.autocomplete = !noAutocomplete
         column.rightToLeft = rtl
-        column.dialect = DialectOptions(template: template, symbols: symbols)
+        column.syntaxOptions = SyntaxOptions(template: template, symbols: symbols)
         column.placeholder = placeholder?.first ?? (template != nil ? "_" : nil)
         StandardStreams.occupyClosed()
         signal(SIGPIPE, SIG_IGN)
@@ -142,5 +142,5 @@ enum SyntaxChoice: String, ExpressibleByArgument, CaseIterable {
     case inputMask = "input-mask"
     case akmask, maskara
 
-    var syntax: MaskSyntax { MaskSyntax(rawValue: rawValue)! }
+    var syntax: Syntax { Syntax(rawValue: rawValue)! }
 }

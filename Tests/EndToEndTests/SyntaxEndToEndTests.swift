@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// The other mask languages through the built binary.
-@Suite("Dialects, end to end")
-struct DialectEndToEndTests {
+/// The other syntaxes through the built binary.
+@Suite("Syntaxes, end to end")
+struct SyntaxEndToEndTests {
     /// DIALECTS.md (contract): `syntax` `akmask` and `maskara` compile into the same engine, and
     /// `apply` takes them with `--syntax`.
     @Test("apply --syntax akmask and --syntax maskara")
-    func dialects() throws {
+    func syntaxes() throws {
         let akmask = try Maskclean.run(
             ["apply", "{dddd}-{dddd}-{dddd}-{dddd}", "1111 2222 3333 4444", "--syntax", "akmask", "--json"])
         #expect(akmask.status == 0, "\(akmask.stderr)")
@@ -36,14 +36,14 @@ struct DialectEndToEndTests {
         #expect(maskara.stdoutText.contains(#""template": "7(921)1__-__-__""#))
     }
 
-    @Test("a dialect format error is a usage error for apply, with its offset")
+    @Test("a maskara format error is a usage error for apply, with its offset")
     func applyErrors() throws {
         let outcome = try Maskclean.run(["apply", "+??", "1", "--syntax", "maskara"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("format: '?' after an optional expression at offset 2"))
     }
 
-    @Test("a spec's dialect format error is a spec error naming the column and offset")
+    @Test("a spec's akmask format error is a spec error naming the column and offset")
     func specErrors() throws {
         let scratch = try Scratch()
         _ = try scratch.write(

@@ -2,7 +2,7 @@ import MaskEngine
 import Testing
 
 /// One example row of DIALECTS.md: a format, a value and what the engine must give.
-struct DialectExample: CustomTestStringConvertible, Sendable {
+struct SyntaxExample: CustomTestStringConvertible, Sendable {
     var format: String
     var input: String
     var formatted: String
@@ -12,8 +12,8 @@ struct DialectExample: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { "\(format) ← \(input.debugDescription)" }
 
-    func check(_ syntax: MaskSyntax, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let mask = try Mask(syntax: syntax, format: format, dialect: DialectOptions(symbols: symbols))
+    func check(_ syntax: Syntax, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let mask = try Mask(syntax: syntax, format: format, syntaxOptions: SyntaxOptions(symbols: symbols))
         let result = mask.apply(input)
         #expect(result.formatted == formatted, sourceLocation: sourceLocation)
         #expect(result.extracted == extracted, sourceLocation: sourceLocation)
@@ -31,10 +31,10 @@ struct DialectExample: CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite("AKMaskField's language (DIALECTS.md)")
+@Suite("AKMaskField's syntax (DIALECTS.md)")
 struct AKMaskTests {
     /// The `akmask` table of DIALECTS.md, row by row.
-    static let table: [DialectExample] = [
+    static let table: [SyntaxExample] = [
         .init(
             format: "{dddd}-{dddd}-{dddd}-{dddd}", input: "1111222233334444",
             formatted: "1111-2222-3333-4444", extracted: "1111222233334444", status: .complete),
@@ -76,7 +76,7 @@ struct AKMaskTests {
     ]
 
     @Test("every row of the akmask table", arguments: table)
-    func tableRow(_ example: DialectExample) throws {
+    func tableRow(_ example: SyntaxExample) throws {
         try example.check(.akmask)
     }
 
@@ -84,7 +84,7 @@ struct AKMaskTests {
     func fullTemplate() throws {
         let mask = try AffineMask(
             syntax: .akmask, format: "{dddd}-{DDDD}-{WaWa}-{aaaa}",
-            dialect: DialectOptions(template: "ABCD-EFGH-IJKL-MNOP"))
+            syntaxOptions: SyntaxOptions(template: "ABCD-EFGH-IJKL-MNOP"))
         #expect(mask.template("12345", placeholder: "_") == "1234-EFGH-IJKL-MNOP")
         #expect(mask.template("1234ABCD!a?bwxyz", placeholder: "_") == "1234-ABCD-!a?b-wxyz")
     }
@@ -92,7 +92,7 @@ struct AKMaskTests {
     @Test("a one-character template stands for every slot; without one, the placeholder does")
     func oneCharacterTemplate() throws {
         let withTemplate = try AffineMask(
-            syntax: .akmask, format: "{dddd}-{dddd}", dialect: DialectOptions(template: "X"))
+            syntax: .akmask, format: "{dddd}-{dddd}", syntaxOptions: SyntaxOptions(template: "X"))
         #expect(withTemplate.template("12a4", placeholder: "_") == "12XX-XXXX")
         let withoutTemplate = try AffineMask(syntax: .akmask, format: "{dddd}-{dddd}")
         #expect(withoutTemplate.template("12a4", placeholder: "·") == "12··-····")
@@ -101,10 +101,10 @@ struct AKMaskTests {
     @Test("a template of any other length is an error")
     func templateLength() {
         #expect(throws: FormatError.self) {
-            try Mask(syntax: .akmask, format: "{dd}-{dd}", dialect: DialectOptions(template: "XX"))
+            try Mask(syntax: .akmask, format: "{dd}-{dd}", syntaxOptions: SyntaxOptions(template: "XX"))
         }
         do {
-            _ = try Mask(syntax: .akmask, format: "{dd}-{dd}", dialect: DialectOptions(template: "XX"))
+            _ = try Mask(syntax: .akmask, format: "{dd}-{dd}", syntaxOptions: SyntaxOptions(template: "XX"))
         } catch {
             #expect(
                 error.description
@@ -131,30 +131,30 @@ struct AKMaskTests {
 
     @Test("d takes any Unicode decimal digit; D takes ½ and letters, not digits")
     func unicode() throws {
-        try DialectExample(format: "{dd}", input: "٣७", formatted: "٣७", extracted: "٣७", status: .complete)
+        try SyntaxExample(format: "{dd}", input: "٣७", formatted: "٣७", extracted: "٣७", status: .complete)
             .check(.akmask)
-        try DialectExample(format: "{DD}", input: "½é", formatted: "½é", extracted: "½é", status: .complete)
+        try SyntaxExample(format: "{DD}", input: "½é", formatted: "½é", extracted: "½é", status: .complete)
             .check(.akmask)
-        try DialectExample(format: "{DD}", input: "a5", formatted: "a", extracted: "a", status: .incomplete)
+        try SyntaxExample(format: "{DD}", input: "a5", formatted: "a", extracted: "a", status: .incomplete)
             .check(.akmask)
     }
 
     @Test("a rejects é; W rejects letters, digits and _, takes punctuation and spaces")
     func asciiLettersAndNonWordCharacters() throws {
-        try DialectExample(format: "{aa}", input: "éa", formatted: "", extracted: "", status: .incomplete)
+        try SyntaxExample(format: "{aa}", input: "éa", formatted: "", extracted: "", status: .incomplete)
             .check(.akmask)
-        try DialectExample(format: "{WW}", input: "! ", formatted: "! ", extracted: "! ", status: .complete)
+        try SyntaxExample(format: "{WW}", input: "! ", formatted: "! ", extracted: "! ", status: .complete)
             .check(.akmask)
-        try DialectExample(format: "{W}", input: "_", formatted: "", extracted: "", status: .incomplete)
+        try SyntaxExample(format: "{W}", input: "_", formatted: "", extracted: "", status: .incomplete)
             .check(.akmask)
     }
 
     @Test("a literal typed where it stands, or a space, is taken for it; the rest goes to the next slot")
     func literals() throws {
-        try DialectExample(
+        try SyntaxExample(
             format: "{dd}/{dd}", input: "12 34", formatted: "12/34", extracted: "1234", status: .complete
         ).check(.akmask)
-        try DialectExample(
+        try SyntaxExample(
             format: "{dd}/{dd}", input: "12.34", formatted: "12/", extracted: "12", status: .incomplete
         ).check(.akmask)
     }
@@ -168,10 +168,10 @@ struct AKMaskTests {
     }
 }
 
-@Suite("Maskara's language (DIALECTS.md)")
+@Suite("Maskara's syntax (DIALECTS.md)")
 struct MaskaraTests {
     /// The `maskara` table of DIALECTS.md, row by row.
-    static let table: [DialectExample] = [
+    static let table: [SyntaxExample] = [
         .init(
             format: "+?7|8(DDD)DDD-DD-DD", input: "9211", formatted: "7(921)1", extracted: "9211",
             status: .incomplete),
@@ -206,7 +206,7 @@ struct MaskaraTests {
     ]
 
     @Test("every row of the maskara table", arguments: table)
-    func tableRow(_ example: DialectExample) throws {
+    func tableRow(_ example: SyntaxExample) throws {
         try example.check(.maskara)
     }
 
@@ -274,20 +274,20 @@ struct MaskaraTests {
 
     @Test("D takes Unicode numbers (½, ①, Arabic-Indic digits); X takes ASCII letters only")
     func unicode() throws {
-        try DialectExample(format: "DDD", input: "½①٣", formatted: "½①٣", extracted: "½①٣", status: .complete)
+        try SyntaxExample(format: "DDD", input: "½①٣", formatted: "½①٣", extracted: "½①٣", status: .complete)
             .check(.maskara)
-        try DialectExample(format: "XX", input: "éa", formatted: "", extracted: "", status: .incomplete)
+        try SyntaxExample(format: "XX", input: "éa", formatted: "", extracted: "", status: .incomplete)
             .check(.maskara)
-        try DialectExample(format: "XX", input: "aé", formatted: "A", extracted: "a", status: .incomplete)
+        try SyntaxExample(format: "XX", input: "aé", formatted: "A", extracted: "a", status: .incomplete)
             .check(.maskara)
     }
 
     @Test("symbols replace the default set: a default symbol is then an error")
     func symbols() throws {
         #expect(throws: FormatError.self) {
-            try Mask(syntax: .maskara, format: "(DD)", dialect: DialectOptions(symbols: "."))
+            try Mask(syntax: .maskara, format: "(DD)", syntaxOptions: SyntaxOptions(symbols: "."))
         }
-        let dotted = try Mask(syntax: .maskara, format: "DD.DD", dialect: DialectOptions(symbols: "."))
+        let dotted = try Mask(syntax: .maskara, format: "DD.DD", syntaxOptions: SyntaxOptions(symbols: "."))
         #expect(dotted.apply("1234").formatted == "12.34")
     }
 

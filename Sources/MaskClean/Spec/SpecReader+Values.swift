@@ -1,0 +1,122 @@
+import Foundation
+
+// MARK: Typed values
+
+extension SpecReader {
+    typealias Members = [String: JSONNode]
+
+    func object(_ node: JSONNode, place: String?, allowed: [String], nameKey: String? = nil)
+        throws(MaskCleanError)
+        -> Members
+    {
+        guard case .object(let pairs, _) = node else {
+            throw fail(place, "expected an object, got \(node.kindDescription)")
+        }
+        var members: Members = [:]
+        // Name the column in messages about its keys once its name is known.
+        var here = place
+        if let nameKey, let named = pairs.first(where: { $0.key == nameKey }),
+            case .string(let name, _) = named.value
+        {
+            here = place.map { "\($0) \"\(name)\"" }
+        }
+        for (key, value) in pairs {
+            guard allowed.contains(key) else {
+                let suggestion = closest(to: key, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw fail(here, "unknown key \"\(key)\"\(suggestion)")
+            }
+            guard members[key] == nil else { throw fail(here, "key \"\(key)\" appears twice") }
+            members[key] = value
+        }
+        return members
+    }
+
+    func string(_ node: JSONNode, place: String) throws(MaskCleanError) -> String {
+        guard case .string(let text, _) = node else {
+            throw fail(place, "expected a string, got \(node.kindDescription)")
+        }
+        return text
+    }
+
+    func nonEmptyString(_ node: JSONNode, place: String) throws(MaskCleanError) -> String {
+        let text = try string(node, place: place)
+        guard !text.isEmpty else { throw fail(place, "expected a non-empty string") }
+        return text
+    }
+
+    func optionalString(_ node: JSONNode?, place: String) throws(MaskCleanError) -> String? {
+        guard let node else { return nil }
+        if case .null = node { return nil }
+        return try string(node, place: place)
+    }
+
+    func stringList(_ node: JSONNode?, place: String) throws(MaskCleanError) -> [String] {
+        guard let node else { return [] }
+        guard case .array(let elements, _) = node else {
+            throw fail(place, "expected an array of strings, got \(node.kindDescription)")
+        }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            strings.append(try string(element, place: "\(place)[\(index)]"))
+        }
+        return strings
+    }
+
+    func character(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Character? {
+        guard let node else { return nil }
+        let text = try string(node, place: place)
+        guard text.count == 1, let character = text.first else {
+            throw fail(place, "expected exactly one character, got \"\(text)\"")
+        }
+        return character
+    }
+
+    func bool(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Bool? {
+        guard let node else { return nil }
+        guard case .bool(let value, _) = node else {
+            throw fail(place, "expected true or false, got \(node.kindDescription)")
+        }
+        return value
+    }
+
+    /// A threshold is a fraction; `95` is a percentage written in the wrong unit.
+    func ratio(_ node: JSONNode?, key: String, of place: String) throws(MaskCleanError) -> Double? {
+        guard let node else { return nil }
+        if case .null = node { return nil }
+        guard case .number(let value, let text, _) = node else {
+            throw fail("\(place): \(key)", "expected a number from 0 to 1, got \(node.kindDescription)")
+        }
+        guard (0...1).contains(value) else {
+            var message = "\(key) is a fraction from 0 to 1, got \(text)"
+            if value > 1 && value <= 100 { message += "; did you mean \(Ratio.decimal(value) / 100)?" }
+            throw fail(place, message)
+        }
+        return value
+    }
+
+    /// A count of records: a whole number, 0 or more.
+    func count(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Int? {
+        guard let node else { return nil }
+        guard case .number(let value, _, _) = node, value >= 0, value == value.rounded(),
+            value < 1e15
+        else {
+            throw fail(place, "expected a whole number of records, 0 or more, got \(node.kindDescription)")
+        }
+        return Int(value)
+    }
+
+    func enumValue<Value: RawRepresentable & CaseIterable>(
+        _ node: JSONNode?, _ type: Value.Type, place: String
+    )
+        throws(MaskCleanError) -> Value? where Value.RawValue == String
+    {
+        guard let node else { return nil }
+        let text = try string(node, place: place)
+        guard let value = Value(rawValue: text) else {
+            let choices = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            let suggestion = didYouMean(text, in: Value.allCases.map(\.rawValue))
+            throw fail(place, "expected one of \(choices), got \"\(text)\"\(suggestion)")
+        }
+        return value
+    }
+}
