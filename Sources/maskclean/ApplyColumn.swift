@@ -23,7 +23,8 @@ struct ApplyColumn {
             try Notation.checkDistinct(notations)
             return try AffineMask(
                 syntax: syntax, format: format, affineFormats: affineFormats, notations: notations,
-                syntaxOptions: syntaxOptions, strategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft)
+                syntaxOptions: syntaxOptions, strategy: strategy, autocomplete: autocomplete,
+                rightToLeft: rightToLeft)
         } catch let error as AffineFormatError {
             let which = error.affineIndex.map { "--affine \"\(affineFormats[$0])\"" } ?? "format"
             throw .usage("\(which): \(error.error)")

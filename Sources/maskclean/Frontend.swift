@@ -18,7 +18,7 @@ enum Frontend {
         var progress: Bool
     }
 
-    /// Runs and returns the exit status (DESIGN §4).
+    /// Runs and returns the exit status (docs/exit-status.md).
     static func run(_ settings: Settings) -> ExitStatus {
         var options = settings.options
         let bar = settings.progress && !settings.quiet && isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil

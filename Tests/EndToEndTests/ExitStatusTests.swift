@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// DESIGN §4: every exit status, and after every failure nothing left behind: no output, no
+/// docs/exit-status.md: every exit status, and after every failure nothing left behind: no output, no
 /// report, no quarantine file, no temporary file.
 @Suite("Exit statuses")
 struct ExitStatusTests {

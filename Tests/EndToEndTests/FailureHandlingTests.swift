@@ -10,7 +10,7 @@ import Testing
 /// huge numbers, and stdin with CRLF.
 @Suite("Failure handling, end to end")
 struct FailureHandlingTests {
-    /// "writes are atomic (temp file + rename), including the report"; DESIGN §4: "a failed
+    /// "writes are atomic (temp file + rename), including the report"; docs/exit-status.md: "a failed
     /// run never leaves a half-written OUTPUT or REPORT behind". Every output is written and
     /// flushed before any is renamed, so a report that cannot be written (exit 74) takes the
     /// output down with it.
@@ -161,7 +161,7 @@ struct FailureHandlingTests {
     }
 
     /// "Numbers outside Double's range or precision pass through exactly
-    /// (`12345678901234567890123`, `1e400`)"; DESIGN §6: numbers are masked through their plain
+    /// (`12345678901234567890123`, `1e400`)"; docs/record-formats.md: numbers are masked through their plain
     /// decimal text. In a masked key, `1e400` is masked as a 1 and 400 zeros, not rejected.
     @Test("a masked key holding 1e400 is masked, not rejected")
     func maskedHugeNumberRejected() throws {

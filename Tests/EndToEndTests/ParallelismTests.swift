@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// DESIGN §4: `--jobs N` for any N gives byte-identical output; §6: records leave in the order
+/// docs/command-line.md: `--jobs N` for any N gives byte-identical output; docs/record-formats.md: records leave in the order
 /// they came in.
 @Suite("Parallelism")
 struct ParallelismTests {

@@ -4,7 +4,7 @@ import Testing
 /// The other syntaxes through the built binary.
 @Suite("Syntaxes, end to end")
 struct SyntaxEndToEndTests {
-    /// DIALECTS.md (contract): `syntax` `akmask` and `maskara` compile into the same engine, and
+    /// docs/mask-syntax.md: `syntax` `akmask` and `maskara` compile into the same engine, and
     /// `apply` takes them with `--syntax`.
     @Test("apply --syntax akmask and --syntax maskara")
     func syntaxes() throws {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MaskClean
 
-/// DESIGN §6: output CSV quotes only where needed; `--escape-formulas` prefixes `'`.
+/// docs/record-formats.md: output CSV quotes only where needed; `--escape-formulas` prefixes `'`.
 @Suite("Cell encoders")
 struct CellEncodingTests {
     func csv(_ field: String, delimiter: Character = ",", escapeFormulas: Bool = false) -> String {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MaskClean
 
-/// The tokenizer that lets untouched JSON values pass through as the bytes they were (DESIGN §6).
+/// The tokenizer that lets untouched JSON values pass through as the bytes they were (docs/record-formats.md).
 @Suite("JSON scanner")
 struct JSONScannerTests {
     /// The text of a token's span.

@@ -2,7 +2,7 @@ import Testing
 
 @testable import MaskClean
 
-/// CSV output quotes a cell only where it must (DESIGN §6), and `--escape-formulas` defuses
+/// CSV output quotes a cell only where it must (docs/record-formats.md), and `--escape-formulas` defuses
 /// spreadsheet formulas.
 @Suite("Quoting cells for CSV output")
 struct QuotingTests {

@@ -211,7 +211,7 @@ struct ReportTests {
 
     // MARK: JSON
 
-    @Test("the report JSON has the keys of DESIGN §5, in order, byte for byte")
+    @Test("the report JSON has the keys of docs/report.md, in order, byte for byte")
     func reportJSON() throws {
         var report = Report(
             spec: try spec(

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MaskClean
 
-/// DESIGN §3: every spec problem stops the run (exit 78) with a message naming the file, the
+/// docs/spec.md: every spec problem stops the run (exit 78) with a message naming the file, the
 /// place in it and what is wrong.
 @Suite("Spec loader")
 struct SpecLoaderTests {

@@ -57,7 +57,7 @@ struct AutocompleteTests {
 
     @Test("the engine autocompletes an empty value to the leading characters, like the reference")
     func emptyValue() throws {
-        // The pipeline never masks an empty cell (DESIGN §2); the engine itself follows the reference.
+        // The pipeline never masks an empty cell (docs/cell-status.md); the engine itself follows the reference.
         let phone = try Mask(format: "+1 ([000]) [000]-[0000]")
         #expect(phone.apply("").formatted == "+1 (")
         #expect(phone.apply("", autocomplete: false).formatted == "")

@@ -3,14 +3,14 @@ import Testing
 
 /// Two rules the engine once broke, and keeps now.
 ///
-/// DESIGN §1 (contract): "`\\` is one literal backslash and escapes nothing after it". A literal
+/// docs/mask-syntax.md (contract): "`\\` is one literal backslash and escapes nothing after it". A literal
 /// backslash must therefore behave exactly like any other literal character in the same place,
 /// whatever the direction. Right to left, the engine rebuilds the format the way the reference
 /// does (text reversed, escapes moved by text replacement); next to a `{}` block that turns `\\`
 /// into other characters (`{\\}` became two free `}`), so a format holding `\\` is reversed by its
 /// compiled pieces instead. No conformance case has `\\` in a right-to-left format.
 ///
-/// DESIGN §1 (contract, and the reference's Swift `Character` comparison): a free or fixed
+/// docs/mask-syntax.md (contract, and the reference's Swift `Character` comparison): a free or fixed
 /// character consumes an *equal* input character, equality being canonical equivalence (a
 /// decomposed `é` matches a composed one, and the engine's cluster walk does so). The ASCII fast
 /// path compares bytes, so a format character whose canonical form is ASCII (U+212A KELVIN SIGN ≡

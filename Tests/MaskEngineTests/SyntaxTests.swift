@@ -1,7 +1,7 @@
 import MaskEngine
 import Testing
 
-/// One example row of DIALECTS.md: a format, a value and what the engine must give.
+/// One example row of docs/mask-syntax.md: a format, a value and what the engine must give.
 struct SyntaxExample: CustomTestStringConvertible, Sendable {
     var format: String
     var input: String
@@ -31,9 +31,9 @@ struct SyntaxExample: CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite("AKMaskField's syntax (DIALECTS.md)")
+@Suite("AKMaskField's syntax (docs/mask-syntax.md)")
 struct AKMaskTests {
-    /// The `akmask` table of DIALECTS.md, row by row.
+    /// The `akmask` table of docs/mask-syntax.md, row by row.
     static let table: [SyntaxExample] = [
         .init(
             format: "{dddd}-{dddd}-{dddd}-{dddd}", input: "1111222233334444",
@@ -168,9 +168,9 @@ struct AKMaskTests {
     }
 }
 
-@Suite("Maskara's syntax (DIALECTS.md)")
+@Suite("Maskara's syntax (docs/mask-syntax.md)")
 struct MaskaraTests {
-    /// The `maskara` table of DIALECTS.md, row by row.
+    /// The `maskara` table of docs/mask-syntax.md, row by row.
     static let table: [SyntaxExample] = [
         .init(
             format: "+?7|8(DDD)DDD-DD-DD", input: "9211", formatted: "7(921)1", extracted: "9211",
@@ -211,7 +211,7 @@ struct MaskaraTests {
     }
 
     @Test(
-        "spec errors carry their offset (the DIALECTS.md list)",
+        "spec errors carry their offset (the list in docs/mask-syntax.md)",
         arguments: [
             ("+??", "'?' after an optional expression at offset 2"),
             ("|7", "'|' without a left operand at offset 0"),
@@ -230,7 +230,7 @@ struct MaskaraTests {
         }
     }
 
-    /// Regression: `D?|7?` was refused as "'?' after an optional expression"; DIALECTS' grammar
+    /// Regression: `D?|7?` was refused as "'?' after an optional expression"; the maskara grammar of docs/mask-syntax.md
     /// makes that `?` redundant (the choice has an optional branch), and only `??` an error.
     @Test("a ? after a choice with an optional branch is redundant; D?? and +?? still fail")
     func redundantQuestionMark() throws {

@@ -21,7 +21,7 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 }
 
 /// A validating JSON tokenizer over bytes. It finds values and their spans without building
-/// anything, so that untouched values can be copied through byte for byte (DESIGN §6); the few
+/// anything, so that untouched values can be copied through byte for byte (docs/record-formats.md); the few
 /// values maskclean reads are decoded by `decodeString` and `plainDecimal`.
 ///
 /// Nesting is tracked with an explicit stack, not recursion: a hostile input cannot overflow

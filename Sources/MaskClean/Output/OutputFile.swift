@@ -9,7 +9,7 @@ import Foundation
 ///
 /// A regular file (or one that does not exist yet) is written to a temporary file beside it and
 /// renamed into place by `commit()`, so that a failed run never leaves half a file behind
-/// (DESIGN §4). Standard output and existing non-regular targets (`/dev/null`, a FIFO, a
+/// (docs/exit-status.md). Standard output and existing non-regular targets (`/dev/null`, a FIFO, a
 /// terminal) are written directly.
 public final class OutputFile {
     /// How messages name the output: the path as given, or `stdout`.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The options of `maskclean run` and `check` (DESIGN §4).
+/// The options of `maskclean run` and `check` (docs/command-line.md).
 public struct RunOptions: Sendable {
     public var input: String
     /// Where records go: a path, `-` for stdout, or nil to write none (`check`).

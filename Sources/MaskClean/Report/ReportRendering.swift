@@ -1,7 +1,7 @@
 import Foundation
 
 extension Report {
-    /// The report as JSON, keys in the order of DESIGN §5, two-space indented.
+    /// The report as JSON, keys in the order of docs/report.md, two-space indented.
     public var json: String {
         var out = JSONTextWriter()
         out.beginObject()

@@ -1,6 +1,6 @@
 import MaskEngine
 
-/// A spec file (DESIGN §3): which input columns to mask, and how.
+/// A spec file (docs/spec.md): which input columns to mask, and how.
 public struct Spec: Sendable {
     /// The file the spec came from, as the user named it: messages start with it.
     public var file: String
@@ -11,7 +11,7 @@ public struct Spec: Sendable {
     /// The fewest records an export may hold: an empty export is a failed export job.
     public var minRows = 1
 
-    /// Every column the run adds, in output order (DESIGN §3): for each spec column, formatted,
+    /// Every column the run adds, in output order (docs/spec.md): for each spec column, formatted,
     /// extracted, status, then template.
     public var addedColumns: [String] {
         columns.flatMap(\.addedColumns)

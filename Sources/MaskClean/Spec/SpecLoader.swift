@@ -1,11 +1,10 @@
 import Foundation
 import MaskEngine
 
-/// Reads and checks a spec file (DESIGN §3). Every problem is reported before any output is
+/// Reads and checks a spec file (docs/spec.md). Every problem is reported before any output is
 /// written, as `spec.json: columns[0] "phone": format: unexpected '[' inside [] at offset 9`.
 public enum SpecLoader {
-    /// The keys a spec may have at the top, in a column and in a notation (DESIGN §3 and
-    /// DIALECTS.md); any other key is an error.
+    /// The keys a spec may have at the top, in a column and in a notation (docs/spec.md); any other key is an error.
     public static let topKeys: [String] = ["notations", "columns", "maxRejected", "minRows"]
     public static let columnKeys: [String] = [
         "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",

@@ -1,5 +1,5 @@
 /// A column's formats: a primary one and its alternatives, with the strategy that picks, for each
-/// value, the format it fits best (DESIGN §1). The primary format wins ties against any
+/// value, the format it fits best (docs/mask-syntax.md). The primary format wins ties against any
 /// alternative; among alternatives, the first listed wins ties.
 ///
 /// Immutable and shared: a class, so that handing it to each worker costs one reference count.
@@ -169,7 +169,7 @@ public final class AffineMask: Sendable {
 }
 
 extension AffineMask {
-    /// The template column's value for a cell (DIALECTS.md): the formatted value, then the rest
+    /// The template column's value for a cell (docs/mask-syntax.md): the formatted value, then the rest
     /// of the chosen mask with each unfilled mandatory slot shown as `placeholder` (right to
     /// left, the rest comes first).
     public func template(formatted: String, outcome: CellOutcome, placeholder: Character) -> String {

@@ -1,4 +1,4 @@
-/// The status of one masked cell (DESIGN §2).
+/// The status of one masked cell (docs/cell-status.md).
 public enum CellStatus: String, Sendable, CaseIterable, Hashable {
     /// Every mandatory slot is filled and no data character was dropped.
     case complete

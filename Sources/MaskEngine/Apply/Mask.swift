@@ -12,7 +12,7 @@ public struct Mask: Sendable {
     /// The format is applied from the end of the value (amounts, thousands grouping).
     public var rightToLeft: Bool { program.rightToLeft }
 
-    /// Compiles an input-mask format (DESIGN §1). `notations` is the resolved list the format
+    /// Compiles an input-mask format (docs/mask-syntax.md). `notations` is the resolved list the format
     /// sees (see `Notation.merged`).
     public init(format: String, notations: [Notation] = [], rightToLeft: Bool = false)
         throws(FormatError)
@@ -110,7 +110,7 @@ public struct MaskResult: Hashable, Sendable {
     public var extracted: String
     /// No mandatory slot is left unfilled.
     public var complete: Bool
-    /// How well the value fits the format (DESIGN §1).
+    /// How well the value fits the format (docs/mask-syntax.md).
     public var affinity: Int
     /// The placeholder of the part of the format the value did not reach.
     public var tailPlaceholder: String
@@ -130,7 +130,7 @@ public struct ApplyCounts: Sendable {
     var droppedByteCount: Int
     /// No mandatory slot is left unfilled.
     public var complete: Bool
-    /// How well the value fits the format (DESIGN §1).
+    /// How well the value fits the format (docs/mask-syntax.md).
     public var affinity: Int
     /// Characters carrying data that were dropped.
     public var droppedDataCharacters: Int

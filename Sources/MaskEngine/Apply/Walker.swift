@@ -16,7 +16,7 @@ protocol WalkInput {
     func writeUppercased(_ unit: Unit, to cursor: inout ByteCursor)
 }
 
-/// How a syntax walks a value, where syntaxes differ (DIALECTS.md).
+/// How a syntax walks a value, where syntaxes differ (docs/mask-syntax.md).
 protocol WalkRules {
     /// A mandatory slot that a character does not fit stops the walk, and the rest of the value
     /// is dropped (AKMaskField, Maskara). Otherwise the character is skipped (input-mask).

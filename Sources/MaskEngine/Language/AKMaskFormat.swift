@@ -1,4 +1,4 @@
-/// AKMaskField's format syntax (DIALECTS.md): literal text with blocks in braces, every
+/// AKMaskField's format syntax (docs/mask-syntax.md): literal text with blocks in braces, every
 /// character inside a block a mandatory slot.
 ///
 /// | symbol | accepts |

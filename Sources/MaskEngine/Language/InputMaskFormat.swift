@@ -1,4 +1,4 @@
-/// input-mask's format syntax (DESIGN §1): `[...]` slots, `{...}` fixed characters, free
+/// input-mask's format syntax (docs/mask-syntax.md): `[...]` slots, `{...}` fixed characters, free
 /// characters and `\` escapes, compiled to a `Program`.
 ///
 /// Compiling takes three passes, each small: `tokenize` reads the format strictly and reports the

@@ -1,4 +1,4 @@
-/// Maskara's format syntax (DIALECTS.md): one token per character.
+/// Maskara's format syntax (docs/mask-syntax.md): one token per character.
 ///
 /// - `D` a Unicode number (`½` and `①` too), `X` an ASCII letter: value slots;
 /// - a Unicode decimal digit (`7`, `٣`), or a character of `symbols`: a literal;

@@ -1,6 +1,6 @@
-/// The syntaxes a column's formats can be written in (DIALECTS.md).
+/// The syntaxes a column's formats can be written in (docs/mask-syntax.md).
 public enum Syntax: String, Sendable, CaseIterable, Hashable {
-    /// input-mask's `[]` `{}` syntax (DESIGN §1), the default.
+    /// input-mask's `[]` `{}` syntax (docs/mask-syntax.md), the default.
     case inputMask = "input-mask"
     /// AKMaskField's `{dddd}-{DDDD}` syntax.
     case akmask

@@ -122,7 +122,7 @@ final class Program: Sendable {
         return bitmap
     }()
 
-    /// Whether dropping this character loses data (DESIGN §1: letters, digits and custom sets).
+    /// Whether dropping this character loses data (docs/cell-status.md: letters, digits and custom sets).
     func isData(_ character: Character) -> Bool {
         if character.isLetterOrDigitCluster { return true }
         guard let first = character.unicodeScalars.first else { return false }
@@ -167,7 +167,7 @@ final class Program: Sendable {
 }
 
 extension Character {
-    /// A letter, mark or number as its base: what DESIGN §1 calls a character that carries data.
+    /// A letter, mark or number as its base: what docs/cell-status.md calls a character that carries data.
     var isLetterOrDigitCluster: Bool {
         guard let first = unicodeScalars.first else { return false }
         return first.isLetterOrMark || first.isNumber
@@ -205,7 +205,7 @@ extension Unicode.Scalar {
 }
 
 extension Program {
-    /// The template of the part of the mask a value did not reach (DIALECTS.md): literals as they
+    /// The template of the part of the mask a value did not reach (docs/mask-syntax.md): literals as they
     /// are, each mandatory slot as `placeholder`, optional slots and ellipses left out. Right to
     /// left, it is the part before the value, in reading order.
     func templateRest(from start: Int, placeholder: Character) -> String {
