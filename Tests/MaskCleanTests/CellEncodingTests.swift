@@ -113,9 +113,9 @@ struct CellEncodingTests {
             columnNames: ["a", "b", "c"])
         var out: [UInt8] = []
         encoder.beginRecord(&out)
-        encoder.cell(Array("x;y".utf8), name: 0, separator: false, &out)
-        encoder.cell(Array("+1".utf8), name: 1, separator: true, &out)
-        encoder.cell([], name: 2, separator: true, &out)
+        encoder.cell(Array("x;y".utf8), outputColumn: 0, separator: false, &out)
+        encoder.cell(Array("+1".utf8), outputColumn: 1, separator: true, &out)
+        encoder.cell([], outputColumn: 2, separator: true, &out)
         encoder.endRecord(&out)
         #expect(String(decoding: out, as: UTF8.self) == "\"x;y\";'+1;\r\n")
     }
@@ -126,15 +126,15 @@ struct CellEncodingTests {
             layout: .json(array: false), escapeFormulas: true, columnNames: ["id", "say \"x\"", "f"])
         var out: [UInt8] = []
         encoder.beginRecord(&out)
-        encoder.cell(Array("1".utf8), name: 0, separator: false, &out)
-        encoder.cell(Array("a\nb".utf8), name: 1, separator: true, &out)
-        encoder.cell(Array("=2".utf8), name: 2, separator: true, &out)
+        encoder.cell(Array("1".utf8), outputColumn: 0, separator: false, &out)
+        encoder.cell(Array("a\nb".utf8), outputColumn: 1, separator: true, &out)
+        encoder.cell(Array("=2".utf8), outputColumn: 2, separator: true, &out)
         encoder.endRecord(&out)
         #expect(String(decoding: out, as: UTF8.self) == #"{"id":"1","say \"x\"":"a\nb","f":"'=2"}"# + "\n")
         let array = RecordEncoder(layout: .json(array: true), escapeFormulas: false, columnNames: ["id"])
         out = []
         array.beginRecord(&out)
-        array.cell(Array("=1".utf8), name: 0, separator: false, &out)
+        array.cell(Array("=1".utf8), outputColumn: 0, separator: false, &out)
         array.endRecord(&out)
         #expect(String(decoding: out, as: UTF8.self) == ",\n{\"id\":\"=1\"}")
     }

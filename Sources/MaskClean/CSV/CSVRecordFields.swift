@@ -116,11 +116,12 @@ extension CSVChunkProcessor {
             if let replacement = masker.premask(input, column: column, row: row) {
                 masker.withPremaskedBytes { bytes in
                     encoder.cell(
-                        UnsafeBufferPointer(rebasing: bytes[replacement]), name: field, separator: field > 0,
+                        UnsafeBufferPointer(rebasing: bytes[replacement]), outputColumn: field,
+                        separator: field > 0,
                         &output)
                 }
             } else {
-                encoder.cell(input, name: field, separator: field > 0, &output)
+                encoder.cell(input, outputColumn: field, separator: field > 0, &output)
             }
         }
         replacedTail.withUnsafeBufferPointer { tail in
@@ -145,7 +146,7 @@ extension CSVChunkProcessor {
                 // Written once the record is known good and the cell masked: see `replaceCells`.
                 replacedFields.append((output.count, fieldIndex))
             } else {
-                encoder.cell(cell, name: fieldIndex, separator: fieldIndex > 0, &output)
+                encoder.cell(cell, outputColumn: fieldIndex, separator: fieldIndex > 0, &output)
             }
             if !encoder.isCSV && invalidField == nil && !cell.isValidUTF8 { invalidField = fieldIndex }
         }
@@ -177,10 +178,11 @@ extension CSVChunkProcessor {
         }
         let row = result.rows
         if !replacedFields.isEmpty { replaceCells(masked, row: row) }
-        var name = fieldIndex
+        var outputColumn = fieldIndex
         for (column, range) in maskedRanges.enumerated() {
-            name = masker.writeAddedCells(
-                UnsafeBufferPointer(rebasing: masked[range]), column: column, row: row, firstName: name,
+            outputColumn = masker.writeAddedCells(
+                UnsafeBufferPointer(rebasing: masked[range]), column: column, row: row,
+                outputColumn: outputColumn,
                 separator: true, encoder: encoder, to: &output)
         }
         encoder.endRecord(&output)

@@ -53,7 +53,7 @@ extension JSONChunkProcessor {
         let row = result.rows
         if masker.replaces { premaskReplacedColumns(bytes, row: row) }
         encoder.beginRecord(&output)
-        var name: Int
+        var outputColumn: Int
         var separator: Bool
         if let csvColumns = plan.csvColumns {
             for index in csvColumns.indices {
@@ -61,15 +61,17 @@ extension JSONChunkProcessor {
                 if column >= 0, let replacement = replacements[column] {
                     masker.withPremaskedBytes { premasked in
                         encoder.cell(
-                            UnsafeBufferPointer(rebasing: premasked[replacement]), name: index,
+                            UnsafeBufferPointer(rebasing: premasked[replacement]), outputColumn: index,
                             separator: index > 0, &output)
                     }
                     continue
                 }
                 let text = csvValues[index].map { csvText($0, scanner) } ?? []
-                text.withUnsafeBufferPointer { encoder.cell($0, name: index, separator: index > 0, &output) }
+                text.withUnsafeBufferPointer {
+                    encoder.cell($0, outputColumn: index, separator: index > 0, &output)
+                }
             }
-            name = csvColumns.count
+            outputColumn = csvColumns.count
             separator = !csvColumns.isEmpty
         } else {
             // The record's own bytes up to its closing brace; the added members go before it.
@@ -85,18 +87,19 @@ extension JSONChunkProcessor {
                 }
                 output.append(UnsafeBufferPointer(rebasing: bytes[copied..<(object.range.upperBound - 1)]))
             }
-            name = 0
+            outputColumn = 0
             separator = memberCount > 0
         }
         for index in masker.columns.indices {
             if let range = maskedText[index] {
-                name = masker.writeAddedCells(
-                    UnsafeBufferPointer(rebasing: bytes[range]), column: index, row: row, firstName: name,
+                outputColumn = masker.writeAddedCells(
+                    UnsafeBufferPointer(rebasing: bytes[range]), column: index, row: row,
+                    outputColumn: outputColumn,
                     separator: separator, encoder: encoder, to: &output)
             } else {
-                name = decoded[index].withUnsafeBufferPointer { value in
+                outputColumn = decoded[index].withUnsafeBufferPointer { value in
                     masker.writeAddedCells(
-                        value, column: index, row: row, firstName: name, separator: separator,
+                        value, column: index, row: row, outputColumn: outputColumn, separator: separator,
                         encoder: encoder,
                         to: &output)
                 }
@@ -112,7 +115,7 @@ extension JSONChunkProcessor {
         masker.endPremaskedRecord()
         for index in masker.columns.indices {
             replacements[index] = nil
-            guard masker.layouts[index].replace != nil else { continue }
+            guard masker.addedCells[index].replace != nil else { continue }
             if let range = maskedText[index] {
                 replacements[index] = masker.premask(
                     UnsafeBufferPointer(rebasing: bytes[range]), column: index, row: row)

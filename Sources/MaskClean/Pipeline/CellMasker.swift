@@ -3,18 +3,6 @@ import MaskEngine
 /// Masks the cells of one chunk, for one worker: the engine's reusable buffer, and the chunk's
 /// counts per column.
 final class CellMasker {
-    /// Which added cells a column writes: kept apart from `ColumnSpec`, whose many strings would
-    /// be reference-counted on every cell.
-    struct Layout {
-        var formatted: Bool
-        var extracted: Bool
-        var status: Bool
-        /// A template column follows (its placeholder is the column spec's).
-        var template: Bool
-        var replace: Replacement?
-        var replaceIncomplete: Bool
-    }
-
     /// A cell masked ahead of its record's writing, because its value replaces the input's: what
     /// its added cells need, kept until they are written.
     struct Premasked {
@@ -28,16 +16,15 @@ final class CellMasker {
     let masks: [AffineMask]
     /// `masks` again, unretained: reaching a mask per cell costs no reference counting.
     private let maskReferences: [Unmanaged<AffineMask>]
-    let layouts: [Layout]
+    let addedCells: [AddedCells]
     let buffer = ApplyBuffer()
     /// Whether a column writes into its input column: its cell is masked before the record.
     let replaces: Bool
-    /// Each column's `trim`, apart from `layouts`: copying a layout (it holds a Character)
-    /// costs reference counting on every cell.
+    /// Each column's `trim`, apart from `addedCells`, as it is read for every cell.
     private let trims: [Bool]
     /// The current record's premasked cells, by column, and the bytes they point into.
     @exclusivity(unchecked) private var premasked: [Premasked?]
-    @exclusivity(unchecked) private var premaskedBytes: [UInt8] = []
+    private let premaskedBytes = ByteBuffer()
     // A masker belongs to one worker; exclusivity is checked statically.
     @exclusivity(unchecked) private(set) var stats: [ColumnStats]
 
@@ -66,13 +53,7 @@ final class CellMasker {
         self.columns = columns
         self.masks = columns.map(\.mask)
         self.maskReferences = masks.map { Unmanaged.passUnretained($0) }
-        self.layouts = columns.map {
-            Layout(
-                formatted: $0.formattedColumn != nil, extracted: $0.extractedColumn != nil,
-                status: $0.statusColumn != nil,
-                template: $0.templateColumn != nil,
-                replace: $0.replace, replaceIncomplete: $0.replaceIncomplete)
-        }
+        self.addedCells = columns.map(AddedCells.init)
         self.stats = columns.map { ColumnStats(formats: $0.formats.count) }
         self.replaces = columns.contains { $0.replace != nil }
         self.trims = columns.map(\.trim)
@@ -117,14 +98,14 @@ final class CellMasker {
         }
         let outcome = mask(value, column: column, row: row)
         let start = premaskedBytes.count
-        premaskedBytes += buffer.formatted
+        premaskedBytes.append(buffer.formatted)
         let middle = premaskedBytes.count
-        premaskedBytes += buffer.extracted
-        let layout = layouts[column]
+        premaskedBytes.append(buffer.extracted)
+        let added = addedCells[column]
         premasked[column] = Premasked(
             status: outcome.status, formatted: start..<middle, extracted: middle..<premaskedBytes.count,
-            template: layout.template ? template(column: column, outcome: outcome) : nil)
-        guard let replace = layout.replace, outcome.status == .complete || layout.replaceIncomplete else {
+            template: added.template ? template(column: column, outcome: outcome) : nil)
+        guard let replace = added.replace, outcome.status == .complete || added.replaceIncomplete else {
             return nil
         }
         return replace == .formatted ? start..<middle : middle..<premaskedBytes.count
@@ -136,14 +117,17 @@ final class CellMasker {
         return premasked[column]
     }
 
-    func withPremaskedBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        premaskedBytes.withUnsafeBufferPointer(body)
+    /// The bytes premasked cells point into, valid until the record's next premasked cell.
+    var premaskedText: UnsafeBufferPointer<UInt8> { premaskedBytes.bytes }
+
+    func withPremaskedBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(premaskedBytes.bytes)
     }
 
     /// Forgets the record's premasked cells.
     func endPremaskedRecord() {
         for index in premasked.indices { premasked[index] = nil }
-        premaskedBytes.removeAll(keepingCapacity: true)
+        premaskedBytes.truncate(to: 0)
     }
 
     /// The template column's text for the cell just masked.

@@ -74,18 +74,18 @@ final class RecordEncoder: @unchecked Sendable {
         quotedNameEnds.deallocate()
     }
 
-    /// Output column `name`'s name as a JSON string followed by `:`.
+    /// The name of output column `column` as a JSON string followed by `:`.
     @inline(__always)
-    private func quotedName(_ name: Int) -> UnsafeBufferPointer<UInt8> {
-        let start = name == 0 ? 0 : quotedNameEnds[name - 1]
-        return UnsafeBufferPointer(rebasing: quotedNames[start..<quotedNameEnds[name]])
+    private func quotedName(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = column == 0 ? 0 : quotedNameEnds[column - 1]
+        return UnsafeBufferPointer(rebasing: quotedNames[start..<quotedNameEnds[column]])
     }
 
     /// Writes a whole record of cells (a CSV header row, for one).
     func record<Sink: ByteSink>(_ cells: [String], to out: inout Sink) {
         beginRecord(&out)
         for (index, cell) in cells.enumerated() {
-            self.cell(Array(cell.utf8), name: index, separator: index > 0, &out)
+            self.cell(Array(cell.utf8), outputColumn: index, separator: index > 0, &out)
         }
         endRecord(&out)
     }
@@ -112,18 +112,19 @@ final class RecordEncoder: @unchecked Sendable {
         }
     }
 
-    /// Writes a cell: for JSON, as the member named `quotedName(name)`. `separator` puts the
+    /// Writes a cell of output column `outputColumn`: for JSON, as the member of that column's
+    /// name. `separator` puts the
     /// delimiter (or comma) before it: every cell but a record's first.
     @inline(__always)
     func cell<Sink: ByteSink>(
-        _ value: UnsafeBufferPointer<UInt8>, name: Int, separator: Bool, _ out: inout Sink
+        _ value: UnsafeBufferPointer<UInt8>, outputColumn: Int, separator: Bool, _ out: inout Sink
     ) {
         if isCSV {
             if separator { out.append(delimiter) }
             CSVFieldEncoder.append(value, delimiter: delimiter, escapeFormulas: escapeFormulas, to: &out)
         } else {
             if separator { out.append(UInt8(ascii: ",")) }
-            out.append(quotedName(name))
+            out.append(quotedName(outputColumn))
             let prefix = escapeFormulas && FormulaGuard.isTrigger(value.first) ? FormulaGuard.prefix : nil
             if var buffer = out as? ByteBuffer {
                 JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &buffer)
@@ -133,120 +134,24 @@ final class RecordEncoder: @unchecked Sendable {
         }
     }
 
-    func cell<Sink: ByteSink>(_ value: [UInt8], name: Int, separator: Bool, _ out: inout Sink) {
-        value.withUnsafeBufferPointer { cell($0, name: name, separator: separator, &out) }
+    func cell<Sink: ByteSink>(_ value: [UInt8], outputColumn: Int, separator: Bool, _ out: inout Sink) {
+        value.withUnsafeBufferPointer { cell($0, outputColumn: outputColumn, separator: separator, &out) }
     }
 
     /// Writes a cell known to need no quoting or escaping (a status word).
     @inline(__always)
-    func plainCell(_ value: UnsafeBufferPointer<UInt8>, name: Int, separator: Bool, _ out: inout ByteBuffer) {
+    func plainCell(
+        _ value: UnsafeBufferPointer<UInt8>, outputColumn: Int, separator: Bool, _ out: inout ByteBuffer
+    ) {
         if isCSV {
             if separator { out.append(delimiter) }
             out.append(value)
         } else {
             if separator { out.append(UInt8(ascii: ",")) }
-            out.append(quotedName(name))
+            out.append(quotedName(outputColumn))
             out.append(0x22)
             out.append(value)
             out.append(0x22)
         }
-    }
-}
-
-extension CellMasker {
-    /// Masks the cell of spec column `index` (or counts it empty) and writes its added cells, the
-    /// first named `quotedName(firstName)`. `separator`: the record already has cells. Returns
-    /// the name index after them.
-    @inline(__always)
-    func writeAddedCells(
-        _ value: UnsafeBufferPointer<UInt8>, column index: Int, row: Int, firstName: Int, separator: Bool,
-        encoder: RecordEncoder, to out: inout ByteBuffer
-    ) -> Int {
-        // Plain code, no local function: one capturing `name` would box it on the heap per cell.
-        let layout = layouts[index]
-        var name = firstName
-        var separator = separator
-        if replaces, let cell = takePremasked(index) {
-            return writeAddedCells(
-                cell, layout: layout, firstName: name, separator: separator, encoder: encoder, to: &out)
-        }
-        let value = maskedValue(value, column: index)
-        var status = CellStatus.empty
-        var template: [UInt8] = []
-        if value.isEmpty {
-            countEmpty(column: index, row: row)
-            let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-            if layout.formatted {
-                encoder.cell(empty, name: name, separator: separator, &out)
-                name += 1
-                separator = true
-            }
-            if layout.extracted {
-                encoder.cell(empty, name: name, separator: separator, &out)
-                name += 1
-                separator = true
-            }
-        } else {
-            let outcome = mask(value, column: index, row: row)
-            status = outcome.status
-            if layout.template { template = self.template(column: index, outcome: outcome) }
-            if layout.formatted {
-                encoder.cell(buffer.formatted, name: name, separator: separator, &out)
-                name += 1
-                separator = true
-            }
-            if layout.extracted {
-                encoder.cell(buffer.extracted, name: name, separator: separator, &out)
-                name += 1
-                separator = true
-            }
-        }
-        if layout.status {
-            encoder.plainCell(Self.statusText(status), name: name, separator: separator, &out)
-            name += 1
-            separator = true
-        }
-        if layout.template {
-            template.withUnsafeBufferPointer { encoder.cell($0, name: name, separator: separator, &out) }
-            name += 1
-        }
-        return name
-    }
-
-    /// Writes the added cells of a cell masked ahead of its record.
-    private func writeAddedCells(
-        _ cell: Premasked, layout: Layout, firstName: Int, separator: Bool, encoder: RecordEncoder,
-        to out: inout ByteBuffer
-    ) -> Int {
-        var name = firstName
-        var separator = separator
-        withPremaskedBytes { bytes in
-            if layout.formatted {
-                encoder.cell(
-                    UnsafeBufferPointer(rebasing: bytes[cell.formatted]), name: name, separator: separator,
-                    &out)
-                name += 1
-                separator = true
-            }
-            if layout.extracted {
-                encoder.cell(
-                    UnsafeBufferPointer(rebasing: bytes[cell.extracted]), name: name, separator: separator,
-                    &out)
-                name += 1
-                separator = true
-            }
-        }
-        if layout.status {
-            encoder.plainCell(Self.statusText(cell.status), name: name, separator: separator, &out)
-            name += 1
-            separator = true
-        }
-        if layout.template {
-            (cell.template ?? []).withUnsafeBufferPointer {
-                encoder.cell($0, name: name, separator: separator, &out)
-            }
-            name += 1
-        }
-        return name
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a record cannot be read or written faithfully. Each case carries what its sentence names;
 /// `description` is that sentence, the one the message, the report and the summary show.
-enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
+indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     // CSV
     case nulByte
     /// Longer than the limit. Only a record inside an open quoted field may be a runaway quote;
