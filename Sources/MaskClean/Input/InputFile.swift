@@ -9,7 +9,7 @@ public final class InputFile {
     /// How messages name the input: the path as given, or `stdin`.
     public let name: String
     /// The size in bytes when known (a regular file), for the progress bar.
-    public let size: Int?
+    let size: Int?
     private let descriptor: Int32
     private let ownsDescriptor: Bool
 

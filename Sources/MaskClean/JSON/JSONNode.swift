@@ -1,6 +1,6 @@
 /// A parsed JSON document, for small files maskclean reads whole (the spec). Objects keep their
 /// keys in order, and every node knows where it stands, so errors can point at it.
-public indirect enum JSONNode: Sendable {
+indirect enum JSONNode: Sendable {
     case object([(key: String, value: JSONNode)], offset: Int)
     case array([JSONNode], offset: Int)
     case string(String, offset: Int)
@@ -8,7 +8,7 @@ public indirect enum JSONNode: Sendable {
     case bool(Bool, offset: Int)
     case null(offset: Int)
 
-    public var offset: Int {
+    var offset: Int {
         switch self {
         case .object(_, let offset), .array(_, let offset), .string(_, let offset),
             .number(_, _, let offset), .bool(_, let offset), .null(let offset):
@@ -17,7 +17,7 @@ public indirect enum JSONNode: Sendable {
     }
 
     /// How a message names this kind of value: `a string`, `an array`…
-    public var kindDescription: String {
+    var kindDescription: String {
         switch self {
         case .object: return "an object"
         case .array: return "an array"
@@ -29,7 +29,7 @@ public indirect enum JSONNode: Sendable {
     }
 
     /// Parses a whole document: one value, nothing after it but blanks.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONNode {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONNode {
         var scanner = JSONScanner(bytes)
         let node = try parseValue(&scanner, depth: 0)
         scanner.skipWhitespace()

@@ -5,7 +5,7 @@ import Foundation
 extension JSONScanner {
     /// The text of a string token: its bytes when it has no escapes, else Foundation's decoding.
     /// Nil when the bytes are not valid UTF-8.
-    public func decodeString(_ token: JSONToken) -> String? {
+    func decodeString(_ token: JSONToken) -> String? {
         let inner = UnsafeBufferPointer(
             rebasing: bytes[(token.range.lowerBound + 1)..<(token.range.upperBound - 1)])
         if !token.hasEscapes {
@@ -21,7 +21,7 @@ extension JSONScanner {
     /// `0.10`, a 23-digit integer stays whole), else the same digits with the decimal point
     /// moved (`1e3` is `1000`, `1e400` a 1 and 400 zeros, `2.5e-3` is `0.0025`): exact, whatever
     /// Double or Decimal could hold. Nil when that text would be longer than `maximumLength`.
-    public func plainDecimal(_ token: JSONToken, maximumLength: Int = 4096) -> String? {
+    func plainDecimal(_ token: JSONToken, maximumLength: Int = 4096) -> String? {
         let text = Array(bytes[token.range])
         guard let e = text.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") }) else {
             return String(decoding: text, as: UTF8.self)

@@ -1,23 +1,23 @@
 import Foundation
 
 /// The kinds of JSON value, as the scanner sees them.
-public enum JSONKind: Sendable, Equatable {
+enum JSONKind: Sendable, Equatable {
     case object, array, string, number, bool, null
 }
 
 /// One scanned JSON value: its kind and the exact bytes it spans.
-public struct JSONToken: Sendable, Equatable {
-    public var kind: JSONKind
+struct JSONToken: Sendable, Equatable {
+    var kind: JSONKind
     /// Offsets into the scanned bytes, quotes and brackets included.
-    public var range: Range<Int>
+    var range: Range<Int>
     /// For strings: the value contains a `\` escape, so its bytes are not its text.
-    public var hasEscapes: Bool = false
+    var hasEscapes: Bool = false
 }
 
 /// A JSON syntax error at a byte offset of the scanned text.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
-    public var offset: Int
-    public var message: String
+struct JSONSyntaxError: Error, Sendable, Equatable {
+    var offset: Int
+    var message: String
 }
 
 /// A validating JSON tokenizer over bytes. It finds values and their spans without building
@@ -26,19 +26,19 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 ///
 /// Nesting is tracked with an explicit stack, not recursion: a hostile input cannot overflow
 /// the call stack.
-public struct JSONScanner {
-    public let bytes: UnsafeBufferPointer<UInt8>
-    public var position: Int
-    public static let maximumDepth = 512
+struct JSONScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position: Int
+    static let maximumDepth = 512
 
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
 
-    public var isAtEnd: Bool { position >= bytes.count }
+    var isAtEnd: Bool { position >= bytes.count }
 
-    public mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -48,12 +48,12 @@ public struct JSONScanner {
     }
 
     /// The next non-blank byte, without consuming it.
-    public mutating func peek() -> UInt8? {
+    mutating func peek() -> UInt8? {
         skipWhitespace()
         return position < bytes.count ? bytes[position] : nil
     }
 
-    public mutating func expect(_ byte: UInt8, _ what: String) throws(JSONSyntaxError) {
+    mutating func expect(_ byte: UInt8, _ what: String) throws(JSONSyntaxError) {
         guard peek() == byte else { throw error(expected: what) }
         position += 1
     }
@@ -76,7 +76,7 @@ public struct JSONScanner {
     // MARK: Values
 
     /// Scans one whole value, containers included, and returns its span.
-    public mutating func scanValue() throws(JSONSyntaxError) -> JSONToken {
+    mutating func scanValue() throws(JSONSyntaxError) -> JSONToken {
         guard let first = peek() else { throw error(expected: "a value") }
         switch first {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -109,7 +109,7 @@ public struct JSONScanner {
         return JSONToken(kind: kind, range: start..<position)
     }
 
-    public mutating func scanString() throws(JSONSyntaxError) -> JSONToken {
+    mutating func scanString() throws(JSONSyntaxError) -> JSONToken {
         let start = position
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
             throw error(expected: "a string")
@@ -154,7 +154,7 @@ public struct JSONScanner {
         throw JSONSyntaxError(offset: start, message: "unterminated string")
     }
 
-    public mutating func scanNumber() throws(JSONSyntaxError) -> JSONToken {
+    mutating func scanNumber() throws(JSONSyntaxError) -> JSONToken {
         let start = position
         func digits() -> Int {
             let from = position
@@ -248,7 +248,7 @@ public struct JSONScanner {
 
     /// Scans an object member by member: `body` gets each key token and value token. Values are
     /// scanned whole (nested containers included) before `body` sees them.
-    public mutating func scanObject(_ body: (JSONToken, JSONToken) throws(JSONSyntaxError) -> Void)
+    mutating func scanObject(_ body: (JSONToken, JSONToken) throws(JSONSyntaxError) -> Void)
         throws(JSONSyntaxError) -> JSONToken
     {
         let start = position
@@ -274,7 +274,7 @@ public struct JSONScanner {
     }
 
     /// 1-based line and column (in bytes) of an offset, for messages.
-    public func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
+    func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
         var line = 1
         var lineStart = 0
         for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A {

@@ -11,16 +11,16 @@ import Foundation
 /// renamed into place by `commit()`, so that a failed run never leaves half a file behind
 /// (docs/exit-status.md). Standard output and existing non-regular targets (`/dev/null`, a FIFO, a
 /// terminal) are written directly.
-public final class OutputFile {
+final class OutputFile {
     /// How messages name the output: the path as given, or `stdout`.
-    public let name: String
+    let name: String
     private var descriptor: Int32
     private let temporaryPath: String?
     private let finalPath: String?
     private var finished = false
     private var flushed = false
 
-    public init(path: String) throws(MaskCleanError) {
+    init(path: String) throws(MaskCleanError) {
         if path == "-" {
             name = "stdout"
             descriptor = STDOUT_FILENO
@@ -132,7 +132,7 @@ public final class OutputFile {
     /// Writes all the bytes, or throws a write error (exit 74). A reader of standard output that
     /// went away (`maskclean run … | head`) is `brokenPipe`, which ends the run quietly, as a Unix
     /// filter does; a report or quarantine whose reader went away is a write error.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -151,13 +151,13 @@ public final class OutputFile {
         }
     }
 
-    public func write(_ bytes: [UInt8]) throws(MaskCleanError) {
+    func write(_ bytes: [UInt8]) throws(MaskCleanError) {
         try bytes.withBytes { buffer throws(MaskCleanError) in try write(buffer) }
     }
 
     /// Flushes the output to disk and closes it, without making it visible yet: a run flushes
     /// every output before renaming any, so that one that fails leaves the others untouched.
-    public func flush() throws(MaskCleanError) {
+    func flush() throws(MaskCleanError) {
         guard !flushed, !finished else { return }
         flushed = true
         guard temporaryPath != nil else { return }
@@ -170,7 +170,7 @@ public final class OutputFile {
     }
 
     /// Makes the output final: flushes it, then renames the temporary into place.
-    public func commit() throws(MaskCleanError) {
+    func commit() throws(MaskCleanError) {
         guard !finished else { return }
         try flush()
         finished = true
@@ -187,7 +187,7 @@ public final class OutputFile {
     }
 
     /// Abandons the output: the temporary file is removed and the target is left as it was.
-    public func discard() {
+    func discard() {
         guard !finished else { return }
         finished = true
         if descriptor > STDOUT_FILENO { close(descriptor) }
@@ -240,7 +240,7 @@ public final class TemporaryFiles: @unchecked Sendable {
     }
 
     /// Removes every temporary file now.
-    public func removeAll() {
+    func removeAll() {
         lock.withLock {
             for path in paths { unlink(path) }
             paths.removeAll()
