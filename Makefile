@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 
-.PHONY: all deps build run test ci lint format bench build-bench fuzz build-fuzz sanitize sanitize-thread \
+.PHONY: all deps build run test lint format bench build-bench fuzz build-fuzz sanitize sanitize-thread \
 	sanitize-address install clean
 
 all: build
@@ -50,15 +50,6 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) lint
-
-# What .ci/run runs: `make test` first, so that a plain failure shows early (2 to 4 minutes), then
-# what it leaves out for taking longer (6 to 9 minutes more on 2 cores). One make after the other,
-# even under -j.
-ci:
-	$(MAKE) test
-	$(MAKE) build-fuzz
-	$(MAKE) build-bench
-	$(MAKE) sanitize-address
 
 SWIFT_SOURCES = Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Targets
 

@@ -35,7 +35,7 @@ public final class FuzzRun: @unchecked Sendable {
             input = Array("id,phone,date,amount\n".utf8) + input
         }
         let path = "\(directory)/input.\(format.rawValue)"
-        FileManager.default.createFile(atPath: path, contents: Data(input))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(input))
         var options = RunOptions(input: path, output: "\(directory)/out", jobs: 1 + bytes.count % 2)
         options.inputFormat = format
         options.outputFormat = RecordFormat.allCases[bytes.count / 2 % RecordFormat.allCases.count]

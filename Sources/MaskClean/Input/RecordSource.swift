@@ -41,12 +41,14 @@ struct InputStart {
 /// What every source needs to know of the run.
 struct SourceSettings {
     var spec: Spec
+    var options: RunOptions
     var outputFormat: RecordFormat
     /// The CSV field delimiter of the input.
     var delimiter: UInt8
-    var policy: ErrorPolicy
-    var maximumRecordBytes: Int
-    var splitsPlainLines: Bool
+
+    var policy: ErrorPolicy { options.policy }
+    var maximumRecordBytes: Int { options.maximumRecordBytes }
+    var splitsPlainLines: Bool { options.splitsPlainLines }
 
     /// An added column may not repeat an input column: a record would have the name twice.
     func checkAddedColumns(against inputNames: [String], of file: String) throws(MaskCleanError) {

@@ -19,6 +19,21 @@ extension RecordSplitter {
     var isInsideQuotedField: Bool { false }
 }
 
+/// A splitter with one scan that can stop at the first boundary, for both of the protocol's.
+protocol StoppingSplitter: RecordSplitter {
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAtFirst: Bool) -> SplitScan
+}
+
+extension StoppingSplitter {
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
+        scan(bytes, stoppingAtFirst: false)
+    }
+
+    mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
+        scan(bytes, stoppingAtFirst: true)
+    }
+}
+
 /// What one scan found.
 struct SplitScan {
     /// The offset just after the last record boundary in the scanned bytes, if any.
@@ -43,7 +58,7 @@ struct SplitScan {
 ///
 /// Only line feeds, CRs and quotes matter, so the scan jumps from one to the next eight bytes at
 /// a time: it runs on the reading thread, ahead of every worker.
-struct CSVSplitter: RecordSplitter {
+struct CSVSplitter: StoppingSplitter {
     private enum State {
         /// Outside a quoted field.
         case outside
@@ -66,15 +81,7 @@ struct CSVSplitter: RecordSplitter {
 
     var isInsideQuotedField: Bool { state != .outside }
 
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
-        scan(bytes, stoppingAtFirst: false)
-    }
-
-    mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
-        scan(bytes, stoppingAtFirst: true)
-    }
-
-    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAtFirst: Bool) -> SplitScan {
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAtFirst: Bool) -> SplitScan {
         var found = SplitScan()
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return found }
         let count = bytes.count
@@ -100,29 +107,25 @@ struct CSVSplitter: RecordSplitter {
             index = Self.nextSpecial(base, from: index, count: count)
             guard index < count else { break }
             let byte = base[index]
-            if byte == 0x0A {
-                found.lineFeeds &+= 1
-                if state == .outside {
+            if byte == 0x0A || byte == 0x0D {
+                // A record ends at an LF outside quotes, or at a CR that no LF follows; a CR on
+                // the scan's last byte waits for the next.
+                var endsRecord = state == .outside
+                if byte == 0x0A {
+                    found.lineFeeds &+= 1
+                } else if endsRecord && index + 1 == count {
+                    pendingCR = true
+                    endsRecord = false
+                } else if endsRecord {
+                    endsRecord = base[index + 1] != 0x0A
+                }
+                if endsRecord {
                     found.boundary = index + 1
                     found.lineFeedsBeforeBoundary = found.lineFeeds
                     found.boundaries += 1
                     if stoppingAtFirst {
                         index += 1
                         break
-                    }
-                }
-            } else if byte == 0x0D {
-                if state == .outside {
-                    if index + 1 == count {
-                        pendingCR = true
-                    } else if base[index + 1] != 0x0A {
-                        found.boundary = index + 1
-                        found.lineFeedsBeforeBoundary = found.lineFeeds
-                        found.boundaries += 1
-                        if stoppingAtFirst {
-                            index += 1
-                            break
-                        }
                     }
                 }
             } else if state == .quoted {
@@ -203,7 +206,7 @@ struct LineSplitter: RecordSplitter {
 /// a string that runs into a line feed (its closing quote is missing), means the array's
 /// structure is broken, and from there on no comma can be told to be between records. The scan
 /// then reports no more boundaries, and says where it broke.
-struct JSONArraySplitter: RecordSplitter {
+struct JSONArraySplitter: StoppingSplitter {
     /// The open containers inside the top-level array: true for `{`, false for `[`.
     private var open: [Bool] = []
     private var inString = false
@@ -211,15 +214,7 @@ struct JSONArraySplitter: RecordSplitter {
     private var closed = false
     private(set) var isBroken = false
 
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
-        scan(bytes, stoppingAtFirst: false)
-    }
-
-    mutating func scanToFirstBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
-        scan(bytes, stoppingAtFirst: true)
-    }
-
-    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAtFirst: Bool) -> SplitScan {
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAtFirst: Bool) -> SplitScan {
         var found = SplitScan()
         for index in bytes.indices {
             let byte = bytes[index]

@@ -11,11 +11,11 @@ struct RecordFraming {
     let format: RecordFormat
     /// The CSV output's delimiter and line end.
     let delimiter: UInt8
-    let lineEnd: [UInt8]
+    var lineEnd: [UInt8]
     /// No record written yet: the next one's separator is dropped.
     private var beforeFirstRecord = true
 
-    init(format: RecordFormat, delimiter: UInt8, lineEnd: [UInt8]) {
+    init(format: RecordFormat, delimiter: UInt8, lineEnd: [UInt8] = [0x0A]) {
         self.format = format
         self.delimiter = delimiter
         self.lineEnd = lineEnd

@@ -49,15 +49,14 @@ public enum Runner {
         let outputs = try Outputs(options)
         do throws(MaskCleanError) {
             let settings = SourceSettings(
-                spec: spec, outputFormat: outputFormat,
-                delimiter: options.delimiter ?? inputFormat.defaultDelimiter, policy: options.policy,
-                maximumRecordBytes: options.maximumRecordBytes, splitsPlainLines: options.splitsPlainLines)
+                spec: spec, options: options, outputFormat: outputFormat,
+                delimiter: options.delimiter ?? inputFormat.defaultDelimiter)
             // The delimiter asked for is the output's too while the format stays.
             var outputDelimiter = outputFormat.defaultDelimiter
             if outputFormat == inputFormat, let delimiter = options.delimiter { outputDelimiter = delimiter }
             let run = Run(
-                spec: spec, options: options, input: input, outputs: outputs, outputFormat: outputFormat,
-                outputDelimiter: outputDelimiter)
+                spec: spec, options: options, input: input, outputs: outputs,
+                framing: RecordFraming(format: outputFormat, delimiter: outputDelimiter))
             let report: Report
             switch inputFormat {
             case .csv, .tsv: report = try run.mask(CSVSource(input: input, settings))
@@ -86,13 +85,14 @@ private struct Run {
     let options: RunOptions
     let input: InputFile
     let outputs: Outputs
-    let outputFormat: RecordFormat
-    let outputDelimiter: UInt8
+    /// The output format's framing; its line end is settled by the input's start.
+    let framing: RecordFraming
 
     /// Writes the records of `source`, framed in the output format, and returns their counts.
     func mask<Source: RecordSource>(_ source: Source) throws(MaskCleanError) -> Report {
         let start = source.start
-        var framing = RecordFraming(format: outputFormat, delimiter: outputDelimiter, lineEnd: start.lineEnd)
+        var framing = framing
+        framing.lineEnd = start.lineEnd
         let columns = (start.columnNames ?? []) + spec.addedColumns
         let encoder = framing.makeEncoder(columnNames: columns, escapeFormulas: options.escapeFormulas)
         if outputs.writesRecords {

@@ -149,17 +149,12 @@ public struct Report: Sendable {
 
 /// A share, kept as the two counts it came from so that it can be written without rounding up.
 public struct Ratio: Sendable, Equatable {
-    public var numerator: Int
-    public var denominator: Int
+    public let numerator: Int
+    public let denominator: Int
 
     public init(_ numerator: Int, of denominator: Int) {
         self.numerator = numerator
         self.denominator = denominator
-    }
-
-    /// 1 when there is nothing to divide by.
-    public var value: Double {
-        denominator == 0 ? 1 : Double(numerator) / Double(denominator)
     }
 
     /// Whether the ratio is at least `threshold`, decided exactly on the threshold's decimal text
@@ -167,6 +162,11 @@ public struct Ratio: Sendable, Equatable {
     public func meets(_ threshold: Double) -> Bool {
         guard denominator > 0 else { return true }
         return Decimal(numerator) >= Self.decimal(threshold) * Decimal(denominator)
+    }
+
+    /// 1 when there is nothing to divide by.
+    public var value: Double {
+        denominator == 0 ? 1 : Double(numerator) / Double(denominator)
     }
 
     /// The ratio with `decimals` digits after the point, truncated (never rounded up): 19,999 ÷

@@ -20,14 +20,9 @@ extension Report {
         out.key("passed")
         out.raw(rejectedPassed ? "true" : "false")
         out.key("samples")
-        out.beginArray()
-        for rejection in rejected {
-            out.element()
-            out.inlineObject([
-                ("line", String(rejection.line)), ("reason", JSONTextWriter.quoted(rejection.reason)),
-            ])
+        out.inlineObjects(rejected) {
+            [("line", String($0.line)), ("reason", JSONTextWriter.quoted($0.reason))]
         }
-        out.endArray()
         out.endObject()
         if blankLines > 0 {
             out.key("blankLines")
@@ -81,14 +76,9 @@ extension Report {
             out.beginObject()
             for (name, samples) in [("lossy", stats.lossySamples), ("incomplete", stats.incompleteSamples)] {
                 out.key(name)
-                out.beginArray()
-                for sample in samples {
-                    out.element()
-                    out.inlineObject([
-                        ("row", String(sample.row)), ("value", JSONTextWriter.quoted(sample.value)),
-                    ])
+                out.inlineObjects(samples) {
+                    [("row", String($0.row)), ("value", JSONTextWriter.quoted($0.value))]
                 }
-                out.endArray()
             }
             out.endObject()
             out.endObject()
@@ -176,27 +166,31 @@ struct JSONTextWriter {
     private var depth = 0
     private var firstInContainer = true
 
-    mutating func beginObject() {
-        text += "{"
+    /// An array of objects, one a line: `members` gives each one's keys and JSON values.
+    mutating func inlineObjects<Item>(_ items: [Item], _ members: (Item) -> [(String, String)]) {
+        beginArray()
+        for item in items {
+            element()
+            inlineObject(members(item))
+        }
+        endArray()
+    }
+
+    mutating func beginObject() { begin("{") }
+    mutating func endObject() { end("}") }
+    mutating func beginArray() { begin("[") }
+    mutating func endArray() { end("]") }
+
+    private mutating func begin(_ opener: String) {
+        text += opener
         depth += 1
         firstInContainer = true
     }
 
-    mutating func endObject() {
+    /// An empty container closes on its line; a full one on a line of its own.
+    private mutating func end(_ closer: String) {
         depth -= 1
-        text += firstInContainer ? "}" : "\n" + indent + "}"
-        firstInContainer = false
-    }
-
-    mutating func beginArray() {
-        text += "["
-        depth += 1
-        firstInContainer = true
-    }
-
-    mutating func endArray() {
-        depth -= 1
-        text += firstInContainer ? "]" : "\n" + indent + "]"
+        text += firstInContainer ? closer : "\n" + indent + closer
         firstInContainer = false
     }
 

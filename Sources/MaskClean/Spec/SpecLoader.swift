@@ -188,13 +188,7 @@ struct SpecReader {
     // MARK: Notations
 
     func notationList(_ node: JSONNode?, place: String) throws(MaskCleanError) -> [Notation] {
-        guard let node else { return [] }
-        guard case .array(let elements, _) = node else {
-            throw fail(place, "expected an array of notations, got \(node.kindDescription)")
-        }
-        var notations: [Notation] = []
-        for (index, element) in elements.enumerated() {
-            let here = "\(place)[\(index)]"
+        try list(node, place: place, of: "notations") { (element, here) throws(MaskCleanError) in
             let members = try object(element, place: here, allowed: Self.notationKeys)
             guard let characterNode = members["character"] else {
                 throw fail(here, "missing key \"character\"")
@@ -202,12 +196,10 @@ struct SpecReader {
             guard let setNode = members["characterSet"] else {
                 throw fail(here, "missing key \"characterSet\"")
             }
-            notations.append(
-                Notation(
-                    character: try character(characterNode, place: "\(here): character")!,
-                    characterSet: try string(setNode, place: "\(here): characterSet"),
-                    isOptional: try bool(members["isOptional"], place: "\(here): isOptional") ?? false))
+            return Notation(
+                character: try character(characterNode, place: "\(here): character")!,
+                characterSet: try string(setNode, place: "\(here): characterSet"),
+                isOptional: try bool(members["isOptional"], place: "\(here): isOptional") ?? false)
         }
-        return notations
     }
 }

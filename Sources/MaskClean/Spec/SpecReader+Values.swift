@@ -51,15 +51,26 @@ extension SpecReader {
     }
 
     func stringList(_ node: JSONNode?, place: String) throws(MaskCleanError) -> [String] {
+        try list(node, place: place, of: "strings") { (element, here) throws(MaskCleanError) in
+            try string(element, place: here)
+        }
+    }
+
+    /// An array of `what` (absent: empty), each element read by `read` with its place
+    /// (`affineFormats[2]`).
+    func list<Element>(
+        _ node: JSONNode?, place: String, of what: String,
+        _ read: (JSONNode, String) throws(MaskCleanError) -> Element
+    ) throws(MaskCleanError) -> [Element] {
         guard let node else { return [] }
         guard case .array(let elements, _) = node else {
-            throw fail(place, "expected an array of strings, got \(node.kindDescription)")
+            throw fail(place, "expected an array of \(what), got \(node.kindDescription)")
         }
-        var strings: [String] = []
+        var values: [Element] = []
         for (index, element) in elements.enumerated() {
-            strings.append(try string(element, place: "\(place)[\(index)]"))
+            values.append(try read(element, "\(place)[\(index)]"))
         }
-        return strings
+        return values
     }
 
     func character(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Character? {

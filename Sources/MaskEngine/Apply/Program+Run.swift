@@ -35,12 +35,12 @@ extension Program {
             let plain = literalsAreInert && (inputIsPlainASCII ?? input.isPlainASCII)
             let counts: WalkCounts
             if plain && !rightToLeft {
-                var source = ForwardASCII(input)
+                var source = ASCIIBytes<LeftToRight>(input)
                 counts = walk(
                     &source, self, steps, rules: rules, autocomplete: autocomplete, reverseLiterals: false,
                     formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)
             } else if plain {
-                var source = BackwardASCII(input)
+                var source = ASCIIBytes<RightToLeft>(input)
                 counts = walk(
                     &source, self, steps, rules: rules, autocomplete: autocomplete, reverseLiterals: true,
                     formatted: &formattedCursor, extracted: &extractedCursor, dropped: &droppedCursor)

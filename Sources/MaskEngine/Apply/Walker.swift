@@ -16,46 +16,52 @@ protocol WalkInput {
     func writeUppercased(_ unit: Unit, to cursor: inout ByteCursor)
 }
 
-/// How a syntax walks a value, where syntaxes differ (docs/mask-syntax.md).
-protocol WalkRules {
+/// A way a syntax's walk differs from input-mask's.
+struct WalkRule: OptionSet {
+    let rawValue: UInt8
+
     /// A mandatory slot that a character does not fit stops the walk, and the rest of the value
     /// is dropped (AKMaskField, Maskara). Otherwise the character is skipped (input-mask).
-    static var misfitStops: Bool { get }
+    static let misfitStops = WalkRule(rawValue: 1 << 0)
     /// A literal that matches writes itself rather than the character that matched it
     /// (AKMaskField, where a space stands for any literal).
-    static var matchedLiteralWritesItself: Bool { get }
+    static let matchedLiteralWritesItself = WalkRule(rawValue: 1 << 1)
     /// Letters that value slots take are upper-cased in the formatted value (Maskara).
-    static var uppercasesFormatted: Bool { get }
+    static let uppercasesFormatted = WalkRule(rawValue: 1 << 2)
     /// The formatted value ends at the last filled slot, plus the literals right after it when
     /// autocompleting; literals typed or inserted after that slot do not count (AKMaskField).
-    static var formattedEndsAtLastSlot: Bool { get }
+    static let formattedEndsAtLastSlot = WalkRule(rawValue: 1 << 3)
     /// A character that does not match a literal is tried at the next slot, every literal up to
     /// it inserted untried (AKMaskField). Otherwise it is tried at the next step, literal or not.
-    static var mismatchSkipsToSlot: Bool { get }
+    static let mismatchSkipsToSlot = WalkRule(rawValue: 1 << 4)
+}
+
+/// How a syntax walks a value, where syntaxes differ (docs/mask-syntax.md). A type per syntax,
+/// so that the walk is specialized for each and every rule is a constant in it.
+protocol WalkRules {
+    static var rules: WalkRule { get }
+}
+
+extension WalkRules {
+    static var misfitStops: Bool { rules.contains(.misfitStops) }
+    static var matchedLiteralWritesItself: Bool { rules.contains(.matchedLiteralWritesItself) }
+    static var uppercasesFormatted: Bool { rules.contains(.uppercasesFormatted) }
+    static var formattedEndsAtLastSlot: Bool { rules.contains(.formattedEndsAtLastSlot) }
+    static var mismatchSkipsToSlot: Bool { rules.contains(.mismatchSkipsToSlot) }
 }
 
 enum InputMaskRules: WalkRules {
-    static var misfitStops: Bool { false }
-    static var matchedLiteralWritesItself: Bool { false }
-    static var uppercasesFormatted: Bool { false }
-    static var formattedEndsAtLastSlot: Bool { false }
-    static var mismatchSkipsToSlot: Bool { false }
+    static var rules: WalkRule { [] }
 }
 
 enum AKMaskRules: WalkRules {
-    static var misfitStops: Bool { true }
-    static var matchedLiteralWritesItself: Bool { true }
-    static var uppercasesFormatted: Bool { false }
-    static var formattedEndsAtLastSlot: Bool { true }
-    static var mismatchSkipsToSlot: Bool { true }
+    static var rules: WalkRule {
+        [.misfitStops, .matchedLiteralWritesItself, .formattedEndsAtLastSlot, .mismatchSkipsToSlot]
+    }
 }
 
 enum MaskaraRules: WalkRules {
-    static var misfitStops: Bool { true }
-    static var matchedLiteralWritesItself: Bool { false }
-    static var uppercasesFormatted: Bool { true }
-    static var formattedEndsAtLastSlot: Bool { false }
-    static var mismatchSkipsToSlot: Bool { false }
+    static var rules: WalkRule { [.misfitStops, .uppercasesFormatted] }
 }
 
 /// A write position in a caller's buffer, which is large enough by contract
@@ -256,36 +262,39 @@ extension ASCIIWalkInput {
     }
 }
 
-struct ForwardASCII: ASCIIWalkInput {
-    var position: UnsafePointer<UInt8>
-    let end: UnsafePointer<UInt8>
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        position = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
-        end = position + bytes.count
-    }
-
-    @inline(__always)
-    mutating func next() -> UInt8? {
-        guard position != end else { return nil }
-        defer { position += 1 }
-        return position.pointee
-    }
+/// Which end of a value its walk starts from.
+protocol ReadingDirection {
+    static var isForward: Bool { get }
 }
 
-/// Right to left: the last byte first.
-struct BackwardASCII: ASCIIWalkInput {
-    var position: UnsafePointer<UInt8>
-    let start: UnsafePointer<UInt8>
+enum LeftToRight: ReadingDirection {
+    static var isForward: Bool { true }
+}
+
+/// Right to left (amounts): the last byte first.
+enum RightToLeft: ReadingDirection {
+    static var isForward: Bool { false }
+}
+
+/// A plain ASCII value, a byte a character, read in `Direction`: a type per direction, so that
+/// the walk is specialized for each.
+struct ASCIIBytes<Direction: ReadingDirection>: ASCIIWalkInput {
+    private var position: UnsafePointer<UInt8>
+    private let stop: UnsafePointer<UInt8>
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        start = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
-        position = start + bytes.count
+        let start = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        let end = start + bytes.count
+        (position, stop) = Direction.isForward ? (start, end) : (end, start)
     }
 
     @inline(__always)
     mutating func next() -> UInt8? {
-        guard position != start else { return nil }
+        guard position != stop else { return nil }
+        if Direction.isForward {
+            defer { position += 1 }
+            return position.pointee
+        }
         position -= 1
         return position.pointee
     }

@@ -49,14 +49,7 @@ struct Apply: ParsableCommand {
     @Flag(help: "Apply the format from the end of the value (amounts).")
     var rtl = false
 
-    @Option(help: "The mask language of the formats.")
-    var syntax: SyntaxChoice = .inputMask
-
-    @Option(help: "akmask only: the template, one character or one per position of the mask.")
-    var template: String?
-
-    @Option(help: "maskara only: the literal symbol characters (default: + - space and parentheses).")
-    var symbols: String?
+    @OptionGroup var syntax: SyntaxFlags
 
     @Option(help: "Also show the template column, with this character for each unfilled slot.")
     var placeholder: String?
@@ -89,14 +82,14 @@ struct Apply: ParsableCommand {
 
     func run() throws {
         var column = ApplyColumn(format: format)
-        column.syntax = syntax.syntax
+        column.syntax = syntax.syntax.syntax
         column.affineFormats = affineFormats
         column.strategy = strategy.strategy
         column.notations = try parsedNotations()
         column.autocomplete = !noAutocomplete
         column.rightToLeft = rtl
-        column.syntaxOptions = SyntaxOptions(template: template, symbols: symbols)
-        column.placeholder = placeholder?.first ?? (template != nil ? "_" : nil)
+        column.syntaxOptions = syntax.options
+        column.placeholder = placeholder?.first ?? (syntax.template != nil ? "_" : nil)
         StandardStreams.occupyClosed()
         signal(SIGPIPE, SIG_IGN)
         do {
@@ -136,11 +129,4 @@ enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
     case bestStatus, wholeString, prefix, capacity, extractedValueCapacity
 
     var strategy: AffinityStrategy { AffinityStrategy(rawValue: rawValue)! }
-}
-
-enum SyntaxChoice: String, ExpressibleByArgument, CaseIterable {
-    case inputMask = "input-mask"
-    case akmask, maskara
-
-    var syntax: Syntax { Syntax(rawValue: rawValue)! }
 }

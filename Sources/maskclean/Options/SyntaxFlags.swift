@@ -1,0 +1,23 @@
+import ArgumentParser
+import MaskEngine
+
+/// `apply`'s `--syntax`, and the settings that only one syntax has.
+struct SyntaxFlags: ParsableArguments {
+    @Option(help: "The syntax the formats are written in.")
+    var syntax: SyntaxChoice = .inputMask
+
+    @Option(help: "akmask only: the template, one character or one per position of the mask.")
+    var template: String?
+
+    @Option(help: "maskara only: the literal symbol characters (default: + - space and parentheses).")
+    var symbols: String?
+
+    var options: SyntaxOptions { SyntaxOptions(template: template, symbols: symbols) }
+}
+
+enum SyntaxChoice: String, ExpressibleByArgument, CaseIterable {
+    case inputMask = "input-mask"
+    case akmask, maskara
+
+    var syntax: Syntax { Syntax(rawValue: rawValue)! }
+}
