@@ -155,17 +155,12 @@ struct CSVSplitter: StoppingSplitter {
     @inline(__always)
     private static func nextSpecial(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         var index = start
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         while index + 8 <= count {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let lineFeeds = word ^ (ones &* 0x0A)
-            let returns = word ^ (ones &* 0x0D)
-            let quotes = word ^ (ones &* 0x22)
-            // A zero byte in any marks a match; the lowest one is exact.
+            // The lowest match is exact.
             let matches =
-                ((lineFeeds &- ones) & ~lineFeeds | (returns &- ones) & ~returns | (quotes &- ones) & ~quotes)
-                & highs
+                ByteSearch.bytes(equalTo: 0x0A, in: word) | ByteSearch.bytes(equalTo: 0x0D, in: word)
+                | ByteSearch.bytes(equalTo: 0x22, in: word)
             if matches != 0 { return index + matches.trailingZeroBitCount >> 3 }
             index += 8
         }

@@ -28,18 +28,11 @@ extension CSVFieldEncoder {
     static func needsQuotes(_ field: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> Bool {
         guard let base = field.baseAddress else { return false }
         let count = field.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always)
-        func hasByte(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-            let difference = word ^ (ones &* UInt64(byte))
-            return (difference &- ones) & ~difference
-        }
         var index = 0
         while index + 8 <= count {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            if (hasByte(word, delimiter) | hasByte(word, 0x22) | hasByte(word, 0x0A) | hasByte(word, 0x0D))
-                & highs != 0
+            if ByteSearch.bytes(equalTo: delimiter, in: word) | ByteSearch.bytes(equalTo: 0x22, in: word)
+                | ByteSearch.bytes(equalTo: 0x0A, in: word) | ByteSearch.bytes(equalTo: 0x0D, in: word) != 0
             {
                 return true
             }
@@ -119,41 +112,6 @@ enum FormulaGuard {
             return true
         default: return false
         }
-    }
-}
-
-/// Finds bytes in eight-byte words: the tests the encoders and scanners run on every byte.
-enum ByteSearch {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let highs: UInt64 = 0x8080_8080_8080_8080
-
-    /// High bits set where `word` holds `byte` (exact for the lowest such byte).
-    @inline(__always)
-    static func bytes(equalTo byte: UInt8, in word: UInt64) -> UInt64 {
-        let difference = word ^ (ones &* UInt64(byte))
-        return (difference &- ones) & ~difference & highs
-    }
-
-    /// High bits set where `word` holds a byte below 0x20 (exact for the lowest such byte).
-    @inline(__always)
-    static func controlBytes(in word: UInt64) -> UInt64 {
-        (word &- ones &* 0x20) & ~word & highs
-    }
-
-    /// The index of the first byte at or after `start` that needs care in a JSON string: a
-    /// quote, a backslash or a control character; or `count`.
-    @inline(__always)
-    static func firstJSONSpecial(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
-        var index = start
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let found =
-                bytes(equalTo: 0x22, in: word) | bytes(equalTo: 0x5C, in: word) | controlBytes(in: word)
-            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
-            index += 8
-        }
-        while index < count, base[index] >= 0x20, base[index] != 0x22, base[index] != 0x5C { index += 1 }
-        return index
     }
 }
 

@@ -54,7 +54,7 @@ public enum Runner {
             // The delimiter asked for is the output's too while the format stays.
             var outputDelimiter = outputFormat.defaultDelimiter
             if outputFormat == inputFormat, let delimiter = options.delimiter { outputDelimiter = delimiter }
-            let run = Run(
+            let run = RunSetup(
                 spec: spec, options: options, input: input, outputs: outputs,
                 framing: RecordFraming(format: outputFormat, delimiter: outputDelimiter))
             let report: Report
@@ -80,7 +80,7 @@ public enum Runner {
 }
 
 /// What a run has settled before its records: where they come from and how they go out.
-private struct Run {
+private struct RunSetup {
     let spec: Spec
     let options: RunOptions
     let input: InputFile
