@@ -49,6 +49,14 @@ struct SplitScan {
     /// A JSON array whose brackets stopped matching (`{"a":[1,2}`): line feeds before the
     /// bracket that broke it. Past it no boundary can be trusted, so none is reported.
     var brokenAfterLineFeeds: Int?
+
+    /// A record ends just after `index`.
+    @inline(__always)
+    mutating func noteBoundary(after index: Int) {
+        boundary = index + 1
+        lineFeedsBeforeBoundary = lineFeeds
+        boundaries += 1
+    }
 }
 
 /// CSV (RFC 4180): a record ends at a line feed outside quotes, or at a bare CR (an old Mac
@@ -107,25 +115,27 @@ struct CSVSplitter: StoppingSplitter {
             index = Self.nextSpecial(base, from: index, count: count)
             guard index < count else { break }
             let byte = base[index]
-            if byte == 0x0A || byte == 0x0D {
-                // A record ends at an LF outside quotes, or at a CR that no LF follows; a CR on
-                // the scan's last byte waits for the next.
-                var endsRecord = state == .outside
-                if byte == 0x0A {
-                    found.lineFeeds &+= 1
-                } else if endsRecord && index + 1 == count {
-                    pendingCR = true
-                    endsRecord = false
-                } else if endsRecord {
-                    endsRecord = base[index + 1] != 0x0A
-                }
-                if endsRecord {
-                    found.boundary = index + 1
-                    found.lineFeedsBeforeBoundary = found.lineFeeds
-                    found.boundaries += 1
+            if byte == 0x0A {
+                found.lineFeeds &+= 1
+                if state == .outside {
+                    found.noteBoundary(after: index)
                     if stoppingAtFirst {
                         index += 1
                         break
+                    }
+                }
+            } else if byte == 0x0D {
+                // A CR that no LF follows ends a record; on the scan's last byte it waits for the
+                // next.
+                if state == .outside {
+                    if index + 1 == count {
+                        pendingCR = true
+                    } else if base[index + 1] != 0x0A {
+                        found.noteBoundary(after: index)
+                        if stoppingAtFirst {
+                            index += 1
+                            break
+                        }
                     }
                 }
             } else if state == .quoted {
