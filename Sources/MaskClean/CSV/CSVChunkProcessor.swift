@@ -226,6 +226,7 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
 
     /// Rejects the record being read: takes it out of the output and counts it, unless it was
     /// `counted` when it ended. False when the run must stop (`--on-error fail`).
+    @inline(never)  // the bad records' path, kept out of the good records' code
     func reject(
         _ problem: RecordProblem, _ bytes: UnsafeBufferPointer<UInt8>, end: Int, counted: Bool
     )

@@ -250,6 +250,7 @@ final class JSONChunkProcessor: ChunkProcessor {
     // MARK: Bad records
 
     /// Counts a bad record (and quarantines it, a line of its own).
+    @inline(never)  // the bad records' path, kept out of the good records' code
     func reject(_ problem: RecordProblem, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>)
         -> Outcome
     {

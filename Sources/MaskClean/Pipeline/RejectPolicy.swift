@@ -97,6 +97,7 @@ struct RejectPolicy: Sendable {
 
     /// Notes the bad record beginning on `line` in `result`; `record` is its bytes as read. With
     /// `endLine`, a record whose bytes do not end with a line feed gets one in the quarantine.
+    @inline(never)  // the bad records' path, kept out of the good records' code
     func reject(
         _ problem: RecordProblem, line: Int, record: UnsafeBufferPointer<UInt8>, endLine: Bool = false,
         into result: inout ChunkResult
