@@ -1,48 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MaskClean
-
-/// A fresh temporary folder for one test, removed afterwards.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "maskclean-unit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        try Data(bytes).write(to: url.appendingPathComponent(name))
-        return path(name)
-    }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try write(name, Array(text.utf8))
-    }
-
-    func read(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: url.appendingPathComponent(name)))
-    }
-
-    func text(_ name: String) throws -> String {
-        String(decoding: try read(name), as: UTF8.self)
-    }
-
-    /// Every file in the folder, temporaries included.
-    var files: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
-    }
-}
 
 /// Calls `body` with the bytes of `text`.
 func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
