@@ -2,7 +2,8 @@ import Testing
 
 @testable import MaskClean
 
-/// docs/record-formats.md: output CSV quotes only where needed; `--escape-formulas` prefixes `'`.
+/// Output CSV quotes a cell only where needed (docs/record-formats.md), and `--escape-formulas`
+/// prefixes `'` to a cell a spreadsheet would run (docs/command-line.md).
 @Suite("Cell encoders")
 struct CellEncodingTests {
     func csv(_ field: String, delimiter: Character = ",", escapeFormulas: Bool = false) -> String {
@@ -65,6 +66,7 @@ struct CellEncodingTests {
         #expect(csv("=\"x\"", escapeFormulas: true) == "\"'=\"\"x\"\"\"")
         // Only the first character counts.
         #expect(csv("5=5", escapeFormulas: true) == "5=5")
+        #expect(csv("555-1234", escapeFormulas: true) == "555-1234")
         #expect(csv(" =1", escapeFormulas: true) == " =1")
         #expect(csv("'=1", escapeFormulas: true) == "'=1")
         #expect(csv("", escapeFormulas: true) == "")
