@@ -75,6 +75,46 @@ struct CellEncodingTests {
         #expect(csv("+1 (555) 123-4567") == "+1 (555) 123-4567")
     }
 
+    @Test("with ' as the delimiter, an escaped formula is quoted: its prefix is the delimiter")
+    func quoteDelimiter() {
+        #expect(csv("=1", delimiter: "'", escapeFormulas: true) == "\"'=1\"")
+        #expect(csv("+1 555", delimiter: "'", escapeFormulas: true) == "\"'+1 555\"")
+        #expect(csv("=1", delimiter: "'") == "=1")
+        #expect(csv("5551234", delimiter: "'", escapeFormulas: true) == "5551234")
+        #expect(csv("it's", delimiter: "'") == "\"it's\"")
+    }
+
+    /// `needsQuotes` reads eight bytes at a time: a byte that needs quotes must be found at every
+    /// place in a word and in the tail, and no neighbouring or high byte may pass for one.
+    @Test("a byte that needs quotes is found wherever it is in the field", arguments: [",", "\t", "|"])
+    func quotesFoundAtEveryPlace(delimiter: Character) {
+        let delimiterByte = delimiter.asciiValue!
+        let needing: [UInt8] = [delimiterByte, 0x22, 0x0A, 0x0D]
+        // The bytes next to each of them, and high bytes: none needs quotes.
+        let harmless: [UInt8] = [
+            0x2B, 0x2D, 0x08, 0x0B, 0x21, 0x23, 0x0C, 0x0E, 0x7B, 0x7D, 0x80, 0xA2, 0xFF,
+        ]
+        .filter { !needing.contains($0) }
+        for length in 1...24 {
+            let plain = (0..<length).map { harmless[$0 % harmless.count] }
+            var out: [UInt8] = []
+            plain.withUnsafeBufferPointer {
+                CSVFieldEncoder.append($0, delimiter: delimiterByte, escapeFormulas: false, to: &out)
+            }
+            #expect(out == plain, "length \(length)")
+            for place in 0..<length {
+                for byte in needing {
+                    var field = plain
+                    field[place] = byte
+                    let needs = field.withUnsafeBufferPointer {
+                        CSVFieldEncoder.needsQuotes($0, delimiter: delimiterByte)
+                    }
+                    #expect(needs, "byte \(byte) at \(place) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test("the formula guard triggers on exactly six bytes")
     func formulaTriggers() {
         let triggers: Set<UInt8> = [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D]
@@ -86,6 +126,55 @@ struct CellEncodingTests {
     }
 
     // MARK: JSON
+
+    /// Where `--escape-formulas` puts a `'` in JSON: `text` with one inserted after the opening
+    /// quote of each string value `nestedTriggers` finds.
+    func nestedEscaped(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var insertions: [Int] = []
+        bytes.withUnsafeBufferPointer {
+            FormulaGuard.nestedTriggers($0, in: 0..<bytes.count, into: &insertions)
+        }
+        var escaped = bytes
+        for index in insertions.reversed() { escaped.insert(FormulaGuard.prefix, at: index) }
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    func startsJSONString(_ literal: String) -> Bool {
+        Array(literal.utf8).withUnsafeBufferPointer { FormulaGuard.startsJSONString($0, 1) }
+    }
+
+    @Test("a JSON string starts with a trigger once decoded: plain, \\t, \\r or a \\u escape")
+    func jsonStringTriggers() {
+        #expect(startsJSONString(#""=SUM(A1)""#))
+        #expect(startsJSONString(#""+1 555""#))
+        #expect(startsJSONString(#""\tx""#))
+        #expect(startsJSONString(#""\rx""#))
+        #expect(startsJSONString(#""\u003dx""#), "= as an escape")
+        #expect(startsJSONString(#""\u002B1""#), "+ as an escape, upper-case hex")
+        #expect(startsJSONString(#""\u0040x""#))
+        #expect(!startsJSONString(#""\nx""#), "a line feed is no trigger")
+        #expect(!startsJSONString(#""\u0041""#))
+        #expect(!startsJSONString(#""\u00ad""#), "not ASCII")
+        #expect(!startsJSONString(#""\"=""#), "an escaped quote first")
+        #expect(!startsJSONString(#""\u00"#), "a cut escape")
+        #expect(!startsJSONString(#""\u00zz""#))
+        #expect(!startsJSONString(#""""#), "the empty string")
+        #expect(!startsJSONString(#"""#), "nothing after the quote")
+        #expect(!startsJSONString(#""555-1234""#))
+    }
+
+    @Test("nested string values that start with a trigger are found; keys and other values are not")
+    func nestedTriggerPlaces() {
+        #expect(
+            nestedEscaped(#"{"a":"=1","=k":"x","n":["-2",3,{"b":"@c"}],"s":"ok","t":"\u003d"}"#)
+                == #"{"a":"'=1","=k":"x","n":["'-2",3,{"b":"'@c"}],"s":"ok","t":"'\u003d"}"#)
+        #expect(nestedEscaped(#"{ "=key" : "=value" }"#) == #"{ "=key" : "'=value" }"#, "a key before blanks")
+        #expect(nestedEscaped(#"["a\"=b", "=c\\", "+d"]"#) == #"["a\"=b", "'=c\\", "'+d"]"#, "escaped quotes")
+        #expect(
+            nestedEscaped(#"[-1, true, null, "-"]"#) == #"[-1, true, null, "'-"]"#, "a number is no string")
+        #expect(nestedEscaped(#"["\t", "\n"]"#) == #"["'\t", "\n"]"#)
+    }
 
     @Test("JSON strings escape quotes, backslashes and control characters")
     func jsonEscapes() {
