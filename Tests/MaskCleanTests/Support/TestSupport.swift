@@ -78,3 +78,24 @@ func runPipeline(
         return .failed(error)
     }
 }
+
+/// What a record source is given: the spec, the output format and the run's limits.
+func sourceSettings(
+    _ spec: Spec, output: RecordFormat, delimiter: UInt8 = UInt8(ascii: ","), policy: ErrorPolicy = .fail,
+    maximumRecordBytes: Int = 32 << 20
+) -> SourceSettings {
+    SourceSettings(
+        spec: spec, outputFormat: output, delimiter: delimiter, policy: policy,
+        maximumRecordBytes: maximumRecordBytes, splitsPlainLines: true)
+}
+
+/// The bytes of `text` in UTF-16, little-endian unless `bigEndian`, after a byte-order mark when
+/// `marked`: what a spreadsheet's "Unicode text" export writes.
+func utf16(_ text: String, marked: Bool, bigEndian: Bool = false) -> [UInt8] {
+    var bytes: [UInt8] = marked ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : []
+    for unit in text.utf16 {
+        let (high, low) = (UInt8(unit >> 8), UInt8(unit & 0xFF))
+        bytes += bigEndian ? [high, low] : [low, high]
+    }
+    return bytes
+}
