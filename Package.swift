@@ -35,8 +35,10 @@ let package = Package(
             ],
             resources: [.copy("Conformance")]
         ),
-        .testTarget(name: "MaskCleanTests", dependencies: ["MaskClean"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["maskclean", "MaskClean"]),
+        // What the unit and end-to-end tests share (a temporary folder); no test of its own.
+        .target(name: "TestSupport", path: "Tests/Support"),
+        .testTarget(name: "MaskCleanTests", dependencies: ["MaskClean", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["maskclean", "MaskClean", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

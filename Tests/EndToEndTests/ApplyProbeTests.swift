@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Testing
 /// under `| head`, and lost its output with exit 0 on a full or closed standard output.
 @Suite("Hostile probes: apply")
 struct ApplyProbeTests {
-    func shell(_ command: String, in scratch: Scratch) throws -> (
+    func shell(_ command: String, in scratch: TemporaryFolder) throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
         let process = Process()
@@ -57,7 +58,7 @@ struct ApplyProbeTests {
 
     @Test("a huge value among short ones costs its own row, not every row's width")
     func hugeValue() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let values = Array(repeating: "5551234567", count: 2_000) + [String(repeating: "9", count: 1 << 20)]
         _ = try scratch.write("values.txt", values.joined(separator: "\n") + "\n")
         let result = try shell(
@@ -75,7 +76,7 @@ struct ApplyProbeTests {
 
     @Test("| head ends apply quietly with 0; a full or closed standard output is a write error")
     func closedOutputs() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("values.txt", String(repeating: "5551234567\n", count: 200_000))
         let head = try shell(
             "\"$MASKCLEAN\" apply '[000]' < values.txt 2> err.txt | head -1 > out.txt; exit ${PIPESTATUS[0]}",

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// docs/exit-status.md: every exit status, and after every failure nothing left behind: no output, no
@@ -12,7 +13,7 @@ struct ExitStatusTests {
     /// A scratch folder with the spec and an input; outputs go to `out/`, which must stay empty
     /// after a failure.
     final class Setup {
-        let scratch: Scratch
+        let scratch: TemporaryFolder
         let out: URL
 
         init(
@@ -21,7 +22,7 @@ struct ExitStatusTests {
         )
             throws
         {
-            scratch = try Scratch()
+            scratch = try TemporaryFolder()
             out = scratch.url.appendingPathComponent("out")
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             _ = try scratch.write("spec.json", spec)

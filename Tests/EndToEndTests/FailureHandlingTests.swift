@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -16,7 +17,7 @@ struct FailureHandlingTests {
     /// output down with it.
     @Test("a report write error leaves no output behind")
     func reportWriteErrorLeavesOutput() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", ExitStatusTests.spec)
         _ = try scratch.write("data.csv", ExitStatusTests.goodCSV)
         let outcome = try Maskclean.run(
@@ -29,7 +30,7 @@ struct FailureHandlingTests {
     /// The same with an existing output: the failed run must leave it as it was.
     @Test("a report write error leaves an existing output untouched")
     func reportWriteErrorReplacesOutput() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", ExitStatusTests.spec)
         _ = try scratch.write("data.csv", ExitStatusTests.goodCSV)
         let clean = try scratch.write("clean.csv", "yesterday\n")
@@ -45,7 +46,7 @@ struct FailureHandlingTests {
     /// signal blocked; the handler must unblock it before raising it again.)
     @Test("SIGTERM ends the run promptly, as the signal would")
     func sigtermDoesNotEndTheRun() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Generated.phoneSpec)
         try Generated.customers(rows: 150_000).write(to: scratch.url.appendingPathComponent("data.csv"))
         let running = try RunningMaskclean(
@@ -68,8 +69,8 @@ struct FailureHandlingTests {
     /// its end, are written and counted.
     @Test("--quarantine with a 100 MB field keeps the records after it")
     func largeFieldQuarantineLosesRecords() throws {
-        let inputs = try Scratch()
-        let out = try Scratch()
+        let inputs = try TemporaryFolder()
+        let out = try TemporaryFolder()
         _ = try inputs.write("spec.json", ExitStatusTests.spec)
         let (long, _) = try LargeFieldTests.write(
             to: inputs.url.appendingPathComponent("big.csv"), quoted: true)
@@ -104,7 +105,7 @@ struct FailureHandlingTests {
     /// Every malformed-input error is `FILE:LINE: what is wrong`, an empty file included (line 1).
     @Test("an empty input is reported as FILE:LINE", arguments: ["empty.csv", "empty.json"])
     func emptyFileHasNoLine(name: String) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", ExitStatusTests.spec)
         _ = try scratch.write(name, "")
         let outcome = try Maskclean.run(["run", "spec.json", name], in: scratch.url)
@@ -117,7 +118,7 @@ struct FailureHandlingTests {
     /// `--quarantine` the cut is a rejection in the report, never silent.
     @Test("a truncated JSON array does not pass silently with --on-error skip")
     func truncatedArrayPassesSilently() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", ExitStatusTests.spec)
         _ = try scratch.write(
             "data.json",
@@ -141,7 +142,7 @@ struct FailureHandlingTests {
         "--escape-formulas escapes the input's cells in JSON output from JSON input",
         arguments: ["ndjson", "json"])
     func escapeFormulasJSONInput(format: String) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", ExitStatusTests.spec)
         let record = #"{"id": "=1+2", "phone": "5551234567", "note": "@home", "tab": "\tx", "ok": "5"}"#
         _ = try scratch.write("data.\(format)", format == "json" ? "[\(record)]\n" : record + "\n")
@@ -165,7 +166,7 @@ struct FailureHandlingTests {
     /// decimal text. In a masked key, `1e400` is masked as a 1 and 400 zeros, not rejected.
     @Test("a masked key holding 1e400 is masked, not rejected")
     func maskedHugeNumberRejected() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", ExitStatusTests.spec)
         _ = try scratch.write("data.ndjson", "{\"id\": 1, \"phone\": 1e400}\n")
         let outcome = try Maskclean.run(["run", "spec.json", "data.ndjson", "--quiet"], in: scratch.url)
@@ -184,7 +185,7 @@ struct FailureHandlingTests {
     /// splitter (like RFC 4180) says it ends.
     @Test("a malformed record over two lines is rejected once, as one record")
     func malformedMultilineRecordRejectedTwice() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", ExitStatusTests.spec)
         _ = try scratch.write(
             "data.csv", "id,phone,note\n1,5551234567,a\n2,\"5\"5,\"multi\nline\"\n3,5551234567,b\n")
@@ -221,7 +222,7 @@ struct FailureHandlingTests {
     /// outputs do not name one file is for files that would clobber each other. (Found by fuzzing.)
     @Test("/dev/null can be the output, the report and the quarantine at once")
     func devNullForEveryOutput() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", ExitStatusTests.spec)
         _ = try scratch.write("data.csv", ExitStatusTests.goodCSV)
         let outcome = try Maskclean.run(

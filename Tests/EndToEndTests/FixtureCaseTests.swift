@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One folder of `Fixtures/cases/` or `Fixtures/bad/` (malformed input): the command to run
@@ -65,7 +66,7 @@ struct FixtureCaseTests {
             Issue.record("case.json: \(loadError)")
             return
         }
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let arguments = testCase.args.map {
             $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--escape-formulas` where it failed under attack: each test reproduces what main wrote.
@@ -8,7 +9,7 @@ struct FormulaProbeTests {
     /// fields for 6).
     @Test("with ' as the delimiter, a prefixed cell is quoted and the record keeps its fields")
     func apostropheDelimiter() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", OutputSafetyProbeTests.spec)
         _ = try scratch.write("in.csv", "id'phone'note\n1'+15551234567'=SUM(A1)\n2'5551234567'ok\n")
         let outcome = try Maskclean.run(
@@ -43,7 +44,7 @@ struct FormulaProbeTests {
     /// but were written unchanged, in top-level and in nested strings.
     @Test("escaped triggers in JSON strings are caught, nested ones too, keys left alone")
     func escapedTriggersInJSON() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", OutputSafetyProbeTests.spec)
         _ = try scratch.write(
             "in.ndjson",

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 12 (resources): three records whose masked cells are 30 MB each held 304 MB (CSV) and
@@ -12,7 +13,7 @@ struct HugeCellMemoryTests {
 
     @Test("three 30 MB cells: under 200 MB, every record written", arguments: ["csv", "ndjson"])
     func threeHugeCells(format: String) throws {
-        let folder = try Scratch()
+        let folder = try TemporaryFolder()
         _ = try folder.write(
             "spec.json", #"{"columns": [{"name": "phone", "format": "+1 ([000]) [000]-[0000]"}]}"#)
         let cell = String(repeating: "5", count: Self.cellBytes)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The issue: "a 100 MB field" is malformed input, reported with the line its record begins on,
@@ -27,8 +28,8 @@ struct LargeFieldTests {
 
     @Test("fails with exit 65, the record's line, and nothing written", arguments: [true, false])
     func fails(quoted: Bool) throws {
-        let inputs = try Scratch()
-        let out = try Scratch()
+        let inputs = try TemporaryFolder()
+        let out = try TemporaryFolder()
         _ = try inputs.write("spec.json", ExitStatusTests.spec)
         _ = try Self.write(to: inputs.url.appendingPathComponent("big.csv"), quoted: quoted)
         let outcome = try Maskclean.run(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,8 +13,8 @@ struct MessageProbeTests {
     static let spec = OutputSafetyProbeTests.spec
     static let input = OutputSafetyProbeTests.input
 
-    func scratch() throws -> Scratch {
-        let scratch = try Scratch()
+    func scratch() throws -> TemporaryFolder {
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         _ = try scratch.write("in.csv", Self.input)
         return scratch
@@ -134,7 +135,7 @@ struct MessageProbeTests {
     /// Regression: `0e99999999999` is zero, not "too large to write out".
     @Test("a zero with a huge exponent is masked as 0")
     func zeroWithHugeExponent() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", #"{"columns":[{"name":"n","format":"[0]"}]}"#)
         _ = try scratch.write("in.ndjson", "{\"n\":0e99999999999}\n{\"n\":-0.0E+5}\n")
         let outcome = try Maskclean.run(["run", "spec.json", "in.ndjson", "--quiet"], in: scratch.url)
@@ -158,7 +159,7 @@ struct BlankLineProbeTests {
 
     @Test("in a one-column CSV a blank line is a record with one empty field", arguments: ["\n", "\r\n"])
     func oneColumn(lineEnd: String) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         _ = try scratch.write(
             "in.csv", ["phone", "5551234567", "", "5551234567", ""].joined(separator: lineEnd))
@@ -175,7 +176,7 @@ struct BlankLineProbeTests {
 
     @Test("in a CSV of several columns a blank line is skipped, never silently")
     func severalColumns() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         _ = try scratch.write("in.csv", "id,phone\n1,5551234567\n\n2,5551234567\r\n\r\n3,5551234567\n\n")
         let outcome = try Maskclean.run(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -15,8 +16,8 @@ struct OutputSafetyProbeTests {
     static let cleaned =
         "id,phone,phone_formatted,phone_extracted,phone_status\n1,5551234567,+1 (555) 123-4567,5551234567,complete\n"
 
-    func scratch() throws -> Scratch {
-        let scratch = try Scratch()
+    func scratch() throws -> TemporaryFolder {
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         _ = try scratch.write("in.csv", Self.input)
         return scratch
@@ -193,9 +194,9 @@ struct OutputSafetyProbeTests {
         "every terminating signal ends a busy run at once, by that signal, leaving nothing",
         arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU])
     func terminatingSignals(signal: Int32) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Generated.phoneSpec)
-        let inputs = try Scratch()
+        let inputs = try TemporaryFolder()
         try Generated.customers(rows: 150_000).write(to: inputs.url.appendingPathComponent("data.csv"))
         let running = try RunningMaskclean([
             "run", scratch.path("spec.json"), inputs.path("data.csv"), "-o", scratch.path("clean.csv"),
@@ -242,7 +243,7 @@ struct OutputSafetyProbeTests {
 struct WideExportProbeTests {
     @Test("an export of 40,000 masked columns is checked, every column counted")
     func fortyThousandColumns() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let count = 40_000
         let columns = (0..<count).map { #"{"name":"c\#($0)","format":"[000]","minComplete":1}"# }
         _ = try scratch.write("spec.json", #"{"columns":["# + columns.joined(separator: ",") + "]}")

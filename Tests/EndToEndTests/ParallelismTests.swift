@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// docs/command-line.md: `--jobs N` for any N gives byte-identical output; docs/record-formats.md: records leave in the order
@@ -10,7 +11,7 @@ struct ParallelismTests {
 
     @Test("--jobs 1 and --jobs 4 give byte-identical output and report")
     func jobsIdentical() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Generated.phoneSpec)
         let input = Generated.customers(rows: Self.rows, lossyEvery: 3000)
         #expect(input.count > 4 << 20, "several chunks")
@@ -59,7 +60,7 @@ struct ParallelismTests {
 
     @Test("--jobs 1 and --jobs 4 reject, quarantine and count bad records identically")
     func jobsIdenticalWithBadRecords() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Generated.phoneSpec)
         let input = Generated.customers(rows: Self.rows, badEvery: 1999)
         try input.write(to: scratch.url.appendingPathComponent("data.csv"))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Values that cannot be written faithfully in the output format make their record bad (65, or
@@ -10,7 +11,7 @@ struct RecordFidelityProbeTests {
     func run(_ input: String, named name: String, _ arguments: [String]) throws -> (
         Maskclean.Outcome, [String: Any]?
     ) {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         try Data(input.utf8).write(to: scratch.url.appendingPathComponent(name))
         let outcome = try Maskclean.run(
@@ -62,7 +63,7 @@ struct RecordFidelityProbeTests {
     /// Regression: `tél` in NFC and in NFD in one record: two spellings of the masked key.
     @Test("a masked key twice under canonically equivalent spellings is a bad record")
     func canonicallyEquivalentKeys() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", #"{"columns":[{"name":"t\#u{E9}l","format":"[000]"}]}"#)
         _ = try scratch.write(
             "in.ndjson", "{\"t\u{E9}l\":\"123\",\"te\u{301}l\":\"456\"}\n{\"te\u{301}l\":\"789\"}\n")
@@ -100,7 +101,7 @@ struct RecordFidelityProbeTests {
         var bytes = Array(record.utf8)
         // Swift strings are UTF-8: put the raw bad bytes in by hand.
         if let marker = bytes.firstIndex(of: 0xC3), bytes[marker + 1] == 0x80 { bytes[marker] = 0xC0 }
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         try Data(bytes + [0x0A] + Array("{\"id\":\"2\",\"phone\":\"5551234567\"}\n".utf8)).write(
             to: scratch.url.appendingPathComponent("in.ndjson"))
@@ -126,7 +127,7 @@ struct RecordFidelityProbeTests {
     /// Regression: a CSV cell that is not UTF-8 went into a JSON string as it was.
     @Test("CSV to JSON: a cell that is not UTF-8 makes its record bad, naming the column")
     func csvCellNotUTF8ToJSON() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         try Data(
             Array("id,phone,city\n1,5551234567,M".utf8) + [0xFC] + Array("nchen\n2,5551234567,Berlin\n".utf8)
@@ -168,7 +169,7 @@ struct RecordFidelityProbeTests {
             let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
             lines.append(String(decoding: data, as: UTF8.self))
         }
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write(
             "spec.json",
             #"{"columns":[{"name":"phone","format":"+1 ([000]) [000]-[0000]","formattedColumn":null,"extractedColumn":null,"statusColumn":null}]}"#

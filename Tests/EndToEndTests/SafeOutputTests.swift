@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ struct SafeOutputTests {
             ("", 65),  // no header at all
         ])
     func existingOutputUntouched(input: String, status: Int32) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         _ = try scratch.write("data.csv", input)
         let previous = "id,phone,phone_formatted,phone_extracted,phone_status\nyesterday's run\n"
@@ -45,7 +46,7 @@ struct SafeOutputTests {
 
     @Test("a successful run replaces an existing output whole, keeping its permissions")
     func replacesOutput() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         _ = try scratch.write("data.csv", "id,phone\n1,5551234567\n")
         let clean = try scratch.write("clean.csv", String(repeating: "an older, longer output\n", count: 100))
@@ -63,7 +64,7 @@ struct SafeOutputTests {
 
     @Test("a non-regular target is written directly: /dev/null and a FIFO")
     func nonRegularTargets() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Self.spec)
         _ = try scratch.write("data.csv", "id,phone\n1,5551234567\n")
         let devNull = try Maskclean.run(
@@ -89,7 +90,7 @@ struct SafeOutputTests {
 
     @Test("a closed stdout ends the run quietly: no message, no stack trace, no crash")
     func closedStdout() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Generated.phoneSpec)
         try Generated.customers(rows: 30_000).write(to: scratch.url.appendingPathComponent("data.csv"))
         for jobs in ["1", "4"] {
@@ -115,9 +116,9 @@ struct SafeOutputTests {
 
     @Test("SIGTERM during a long run removes the temporary files; nothing is left")
     func sigtermRemovesTemporaries() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Generated.phoneSpec)
-        let inputs = try Scratch()
+        let inputs = try TemporaryFolder()
         try Generated.customers(rows: 150_000).write(to: inputs.url.appendingPathComponent("data.csv"))
         let running = try RunningMaskclean(
             [
@@ -142,7 +143,7 @@ struct SafeOutputTests {
 
     @Test("--progress prints nothing when stderr is not a terminal")
     func progressNotATerminal() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Generated.phoneSpec)
         try Generated.customers(rows: 20_000).write(to: scratch.url.appendingPathComponent("data.csv"))
         let plain = try Maskclean.run(["check", "spec.json", "data.csv"], in: scratch.url)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The other syntaxes through the built binary.
@@ -45,7 +46,7 @@ struct SyntaxEndToEndTests {
 
     @Test("a spec's akmask format error is a spec error naming the column and offset")
     func specErrors() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write(
             "spec.json", #"{"columns": [{"name": "card", "syntax": "akmask", "format": "{dd{d}}"}]}"#)
         _ = try scratch.write("data.csv", "card\n1234\n")
@@ -58,7 +59,7 @@ struct SyntaxEndToEndTests {
 
     @Test("a template that does not fit the akmask format is a spec error")
     func templateLengthError() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         _ = try scratch.write(
             "spec.json",
             #"{"columns": [{"name": "card", "syntax": "akmask", "format": "{dd}-{dd}", "template": "XYZ"}]}"#)

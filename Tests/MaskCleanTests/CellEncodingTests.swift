@@ -2,7 +2,8 @@ import Testing
 
 @testable import MaskClean
 
-/// docs/record-formats.md: output CSV quotes only where needed; `--escape-formulas` prefixes `'`.
+/// Output CSV quotes a cell only where needed (docs/record-formats.md), and `--escape-formulas`
+/// prefixes `'` to a cell a spreadsheet would run (docs/command-line.md).
 @Suite("Cell encoders")
 struct CellEncodingTests {
     func csv(_ field: String, delimiter: Character = ",", escapeFormulas: Bool = false) -> String {
@@ -65,12 +66,53 @@ struct CellEncodingTests {
         #expect(csv("=\"x\"", escapeFormulas: true) == "\"'=\"\"x\"\"\"")
         // Only the first character counts.
         #expect(csv("5=5", escapeFormulas: true) == "5=5")
+        #expect(csv("555-1234", escapeFormulas: true) == "555-1234")
         #expect(csv(" =1", escapeFormulas: true) == " =1")
         #expect(csv("'=1", escapeFormulas: true) == "'=1")
         #expect(csv("", escapeFormulas: true) == "")
         // Not asked for: untouched.
         #expect(csv("=SUM(A1:A9)") == "=SUM(A1:A9)")
         #expect(csv("+1 (555) 123-4567") == "+1 (555) 123-4567")
+    }
+
+    @Test("with ' as the delimiter, an escaped formula is quoted: its prefix is the delimiter")
+    func quoteDelimiter() {
+        #expect(csv("=1", delimiter: "'", escapeFormulas: true) == "\"'=1\"")
+        #expect(csv("+1 555", delimiter: "'", escapeFormulas: true) == "\"'+1 555\"")
+        #expect(csv("=1", delimiter: "'") == "=1")
+        #expect(csv("5551234", delimiter: "'", escapeFormulas: true) == "5551234")
+        #expect(csv("it's", delimiter: "'") == "\"it's\"")
+    }
+
+    /// `needsQuotes` reads eight bytes at a time: a byte that needs quotes must be found at every
+    /// place in a word and in the tail, and no neighbouring or high byte may pass for one.
+    @Test("a byte that needs quotes is found wherever it is in the field", arguments: [",", "\t", "|"])
+    func quotesFoundAtEveryPlace(delimiter: Character) {
+        let delimiterByte = delimiter.asciiValue!
+        let needing: [UInt8] = [delimiterByte, 0x22, 0x0A, 0x0D]
+        // The bytes next to each of them, and high bytes: none needs quotes.
+        let harmless: [UInt8] = [
+            0x2B, 0x2D, 0x08, 0x0B, 0x21, 0x23, 0x0C, 0x0E, 0x7B, 0x7D, 0x80, 0xA2, 0xFF,
+        ]
+        .filter { !needing.contains($0) }
+        for length in 1...24 {
+            let plain = (0..<length).map { harmless[$0 % harmless.count] }
+            var out: [UInt8] = []
+            plain.withUnsafeBufferPointer {
+                CSVFieldEncoder.append($0, delimiter: delimiterByte, escapeFormulas: false, to: &out)
+            }
+            #expect(out == plain, "length \(length)")
+            for place in 0..<length {
+                for byte in needing {
+                    var field = plain
+                    field[place] = byte
+                    let needs = field.withUnsafeBufferPointer {
+                        CSVFieldEncoder.needsQuotes($0, delimiter: delimiterByte)
+                    }
+                    #expect(needs, "byte \(byte) at \(place) of \(length)")
+                }
+            }
+        }
     }
 
     @Test("the formula guard triggers on exactly six bytes")
@@ -84,6 +126,55 @@ struct CellEncodingTests {
     }
 
     // MARK: JSON
+
+    /// Where `--escape-formulas` puts a `'` in JSON: `text` with one inserted after the opening
+    /// quote of each string value `nestedTriggers` finds.
+    func nestedEscaped(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var insertions: [Int] = []
+        bytes.withUnsafeBufferPointer {
+            FormulaGuard.nestedTriggers($0, in: 0..<bytes.count, into: &insertions)
+        }
+        var escaped = bytes
+        for index in insertions.reversed() { escaped.insert(FormulaGuard.prefix, at: index) }
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    func startsJSONString(_ literal: String) -> Bool {
+        Array(literal.utf8).withUnsafeBufferPointer { FormulaGuard.startsJSONString($0, 1) }
+    }
+
+    @Test("a JSON string starts with a trigger once decoded: plain, \\t, \\r or a \\u escape")
+    func jsonStringTriggers() {
+        #expect(startsJSONString(#""=SUM(A1)""#))
+        #expect(startsJSONString(#""+1 555""#))
+        #expect(startsJSONString(#""\tx""#))
+        #expect(startsJSONString(#""\rx""#))
+        #expect(startsJSONString(#""\u003dx""#), "= as an escape")
+        #expect(startsJSONString(#""\u002B1""#), "+ as an escape, upper-case hex")
+        #expect(startsJSONString(#""\u0040x""#))
+        #expect(!startsJSONString(#""\nx""#), "a line feed is no trigger")
+        #expect(!startsJSONString(#""\u0041""#))
+        #expect(!startsJSONString(#""\u00ad""#), "not ASCII")
+        #expect(!startsJSONString(#""\"=""#), "an escaped quote first")
+        #expect(!startsJSONString(#""\u00"#), "a cut escape")
+        #expect(!startsJSONString(#""\u00zz""#))
+        #expect(!startsJSONString(#""""#), "the empty string")
+        #expect(!startsJSONString(#"""#), "nothing after the quote")
+        #expect(!startsJSONString(#""555-1234""#))
+    }
+
+    @Test("nested string values that start with a trigger are found; keys and other values are not")
+    func nestedTriggerPlaces() {
+        #expect(
+            nestedEscaped(#"{"a":"=1","=k":"x","n":["-2",3,{"b":"@c"}],"s":"ok","t":"\u003d"}"#)
+                == #"{"a":"'=1","=k":"x","n":["'-2",3,{"b":"'@c"}],"s":"ok","t":"'\u003d"}"#)
+        #expect(nestedEscaped(#"{ "=key" : "=value" }"#) == #"{ "=key" : "'=value" }"#, "a key before blanks")
+        #expect(nestedEscaped(#"["a\"=b", "=c\\", "+d"]"#) == #"["a\"=b", "'=c\\", "'+d"]"#, "escaped quotes")
+        #expect(
+            nestedEscaped(#"[-1, true, null, "-"]"#) == #"[-1, true, null, "'-"]"#, "a number is no string")
+        #expect(nestedEscaped(#"["\t", "\n"]"#) == #"["'\t", "\n"]"#)
+    }
 
     @Test("JSON strings escape quotes, backslashes and control characters")
     func jsonEscapes() {
@@ -102,54 +193,5 @@ struct CellEncodingTests {
     func jsonPrefix() {
         #expect(json("=1+2", prefix: UInt8(ascii: "'")) == "\"'=1+2\"")
         #expect(json("\tx", prefix: UInt8(ascii: "'")) == #""'\tx""#)
-    }
-
-    // MARK: Records
-
-    @Test("the record encoder writes CSV cells with the delimiter and the header's line ending")
-    func csvRecord() {
-        let encoder = RecordEncoder(
-            layout: .csv(delimiter: UInt8(ascii: ";"), terminator: [0x0D, 0x0A]), escapeFormulas: true,
-            columnNames: ["a", "b", "c"])
-        var out: [UInt8] = []
-        encoder.beginRecord(&out)
-        encoder.cell(Array("x;y".utf8), outputColumn: 0, separator: false, &out)
-        encoder.cell(Array("+1".utf8), outputColumn: 1, separator: true, &out)
-        encoder.cell([], outputColumn: 2, separator: true, &out)
-        encoder.endRecord(&out)
-        #expect(String(decoding: out, as: UTF8.self) == "\"x;y\";'+1;\r\n")
-    }
-
-    @Test("the record encoder writes JSON members named by the column names")
-    func jsonRecord() {
-        let encoder = RecordEncoder(
-            layout: .json(array: false), escapeFormulas: true, columnNames: ["id", "say \"x\"", "f"])
-        var out: [UInt8] = []
-        encoder.beginRecord(&out)
-        encoder.cell(Array("1".utf8), outputColumn: 0, separator: false, &out)
-        encoder.cell(Array("a\nb".utf8), outputColumn: 1, separator: true, &out)
-        encoder.cell(Array("=2".utf8), outputColumn: 2, separator: true, &out)
-        encoder.endRecord(&out)
-        #expect(String(decoding: out, as: UTF8.self) == #"{"id":"1","say \"x\"":"a\nb","f":"'=2"}"# + "\n")
-        let array = RecordEncoder(layout: .json(array: true), escapeFormulas: false, columnNames: ["id"])
-        out = []
-        array.beginRecord(&out)
-        array.cell(Array("=1".utf8), outputColumn: 0, separator: false, &out)
-        array.endRecord(&out)
-        #expect(String(decoding: out, as: UTF8.self) == ",\n{\"id\":\"=1\"}")
-    }
-
-    @Test("output formats follow the file extension")
-    func formatsFromExtensions() {
-        #expect(RecordFormat.fromExtension(of: "data.csv") == .csv)
-        #expect(RecordFormat.fromExtension(of: "DATA.CSV") == .csv)
-        #expect(RecordFormat.fromExtension(of: "x/data.tsv") == .tsv)
-        #expect(RecordFormat.fromExtension(of: "data.json") == .json)
-        #expect(RecordFormat.fromExtension(of: "data.ndjson") == .ndjson)
-        #expect(RecordFormat.fromExtension(of: "data.jsonl") == .ndjson)
-        #expect(RecordFormat.fromExtension(of: "data.txt") == nil)
-        #expect(RecordFormat.fromExtension(of: "data") == nil)
-        #expect(RecordFormat.fromExtension(of: "v1.csv/data") == nil)
-        #expect(RecordFormat.fromExtension(of: "-") == nil)
     }
 }

@@ -1,4 +1,5 @@
 import MaskEngine
+import TestSupport
 import Testing
 
 @testable import MaskClean

@@ -60,33 +60,6 @@ struct Maskclean {
     }
 }
 
-/// A fresh temporary folder for one test, removed afterwards.
-final class Scratch {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "maskclean-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        try Data(text.utf8).write(to: url.appendingPathComponent(name))
-        return path(name)
-    }
-
-    /// Every file in the folder, temporaries included: a failed run must leave none.
-    var files: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
-    }
-}
-
 /// Reads a file handle to its end on a thread of its own, and hands the bytes over with a
 /// proper happens-before edge (a dispatch group), so that ThreadSanitizer sees the
 /// synchronisation that polling a thread's `isFinished` would hide.

@@ -1,48 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MaskClean
-
-/// A fresh temporary folder for one test, removed afterwards.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "maskclean-unit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        try Data(bytes).write(to: url.appendingPathComponent(name))
-        return path(name)
-    }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try write(name, Array(text.utf8))
-    }
-
-    func read(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: url.appendingPathComponent(name)))
-    }
-
-    func text(_ name: String) throws -> String {
-        String(decoding: try read(name), as: UTF8.self)
-    }
-
-    /// Every file in the folder, temporaries included.
-    var files: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
-    }
-}
 
 /// Calls `body` with the bytes of `text`.
 func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
@@ -117,4 +77,25 @@ func runPipeline(
     } catch {
         return .failed(error)
     }
+}
+
+/// What a record source is given: the spec, the output format and the run's limits.
+func sourceSettings(
+    _ spec: Spec, output: RecordFormat, delimiter: UInt8 = UInt8(ascii: ","), policy: ErrorPolicy = .fail,
+    maximumRecordBytes: Int = 32 << 20
+) -> SourceSettings {
+    SourceSettings(
+        spec: spec, outputFormat: output, delimiter: delimiter, policy: policy,
+        maximumRecordBytes: maximumRecordBytes, splitsPlainLines: true)
+}
+
+/// The bytes of `text` in UTF-16, little-endian unless `bigEndian`, after a byte-order mark when
+/// `marked`: what a spreadsheet's "Unicode text" export writes.
+func utf16(_ text: String, marked: Bool, bigEndian: Bool = false) -> [UInt8] {
+    var bytes: [UInt8] = marked ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : []
+    for unit in text.utf16 {
+        let (high, low) = (UInt8(unit >> 8), UInt8(unit & 0xFF))
+        bytes += bigEndian ? [high, low] : [low, high]
+    }
+    return bytes
 }
