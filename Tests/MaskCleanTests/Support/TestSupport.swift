@@ -84,9 +84,10 @@ func sourceSettings(
     _ spec: Spec, output: RecordFormat, delimiter: UInt8 = UInt8(ascii: ","), policy: ErrorPolicy = .fail,
     maximumRecordBytes: Int = 32 << 20
 ) -> SourceSettings {
-    SourceSettings(
-        spec: spec, outputFormat: output, delimiter: delimiter, policy: policy,
-        maximumRecordBytes: maximumRecordBytes, splitsPlainLines: true)
+    var options = RunOptions(input: "", output: nil, jobs: 1)
+    options.policy = policy
+    options.maximumRecordBytes = maximumRecordBytes
+    return SourceSettings(spec: spec, options: options, outputFormat: output, delimiter: delimiter)
 }
 
 /// The bytes of `text` in UTF-16, little-endian unless `bigEndian`, after a byte-order mark when
