@@ -1,27 +1,3 @@
-import MaskEngine
-
-/// The shape of the records written out.
-public enum RecordFormat: String, Sendable, CaseIterable {
-    case csv, tsv, json, ndjson
-
-    /// The format a file name's extension says, if any.
-    public static func fromExtension(of path: String) -> RecordFormat? {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        switch path[path.index(after: dot)...].lowercased() {
-        case "csv": return .csv
-        case "tsv", "tab": return .tsv
-        case "json": return .json
-        case "ndjson", "jsonl": return .ndjson
-        default: return nil
-        }
-    }
-
-    var isJSON: Bool { self == .json || self == .ndjson }
-
-    /// The field delimiter of a CSV-like format: a tab for TSV, else a comma.
-    var defaultDelimiter: UInt8 { self == .tsv ? 0x09 : UInt8(ascii: ",") }
-}
-
 /// Writes records in the output format: the input's cells, then the added ones.
 ///
 /// A class: it is handed to every cell, and a struct holding arrays would be copied (and its
