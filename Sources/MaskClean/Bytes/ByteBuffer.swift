@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where encoded bytes go: the pipeline's chunk output, or a plain array for small texts.
 protocol ByteSink {
     mutating func append(_ byte: UInt8)
@@ -22,11 +24,18 @@ final class ByteBuffer: ByteSink, @unchecked Sendable {
 
     init(capacity: Int = 4096) {
         self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        base = Self.allocate(self.capacity)
     }
 
     deinit {
-        base.deallocate()
+        free(base)
+    }
+
+    /// malloc's memory, so that growing is a realloc: a large buffer (a 30 MB cell's output)
+    /// then grows in place or by remapping its pages, never held twice while it is copied.
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let memory = malloc(capacity) else { fatalError("out of memory allocating \(capacity) bytes") }
+        return memory.assumingMemoryBound(to: UInt8.self)
     }
 
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
@@ -44,10 +53,10 @@ final class ByteBuffer: ByteSink, @unchecked Sendable {
 
     private func grow(_ needed: Int) {
         let newCapacity = max(needed, capacity * 2)
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
-        base.deallocate()
-        base = newBase
+        guard let memory = realloc(base, newCapacity) else {
+            fatalError("out of memory growing a buffer to \(newCapacity) bytes")
+        }
+        base = memory.assumingMemoryBound(to: UInt8.self)
         capacity = newCapacity
     }
 

@@ -48,6 +48,10 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
     /// The masked cells' bytes, back to back, and where each spec column's cell lies in them.
     @exclusivity(unchecked) var maskedBytes = ByteBuffer()
     @exclusivity(unchecked) var maskedRanges: [Range<Int>]
+    /// Each spec column's cell where it lies: in the chunk itself when a plain line gave it as it
+    /// is (no copy: a 30 MB cell is not held twice), else in `maskedBytes` at its range.
+    @exclusivity(unchecked) var maskedCells: [UnsafeBufferPointer<UInt8>]
+    @exclusivity(unchecked) var maskedInChunk: [Bool]
     /// For each input field, the spec column that replaces it, or -1.
     let replacingColumn: [Int]
     /// The record's fields that a column replaces: where each goes in the output, and its index.
@@ -81,6 +85,8 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
         }
         self.replacingColumn = replacing
         self.maskedRanges = Array(repeating: 0..<0, count: columns.count)
+        self.maskedCells = Array(repeating: UnsafeBufferPointer(start: nil, count: 0), count: columns.count)
+        self.maskedInChunk = Array(repeating: false, count: columns.count)
     }
 
     func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {

@@ -65,18 +65,21 @@ extension CSVChunkProcessor {
             }
             if field < plan.headerCount {
                 for index in maskingStart[field]..<maskingStart[field + 1] {
-                    let maskedStart = maskedBytes.count
-                    if doubledQuotes {
-                        var position = text.lowerBound
-                        while position < text.upperBound {
-                            maskedBytes.append(base[position])
-                            position += base[position] == 0x22 ? 2 : 1
-                        }
-                    } else {
-                        maskedBytes.append(
-                            UnsafeBufferPointer(start: base + text.lowerBound, count: text.count))
+                    let column = maskingColumns[index]
+                    guard doubledQuotes else {
+                        maskedCells[column] = UnsafeBufferPointer(
+                            start: base + text.lowerBound, count: text.count)
+                        maskedInChunk[column] = true
+                        continue
                     }
-                    maskedRanges[maskingColumns[index]] = maskedStart..<maskedBytes.count
+                    let maskedStart = maskedBytes.count
+                    var position = text.lowerBound
+                    while position < text.upperBound {
+                        maskedBytes.append(base[position])
+                        position += base[position] == 0x22 ? 2 : 1
+                    }
+                    maskedRanges[column] = maskedStart..<maskedBytes.count
+                    maskedInChunk[column] = false
                 }
             }
             field += 1
@@ -99,7 +102,7 @@ extension CSVChunkProcessor {
     /// Masks the cells that replace their input and writes each into its place in the record,
     /// the input value where the cell keeps it. The record's bytes after the first such place are
     /// moved once: only specs with `replace` pay for it.
-    func replaceCells(_ masked: UnsafeBufferPointer<UInt8>, row: Int) {
+    func replaceCells(row: Int) {
         let firstPlace = replacedFields[0].offset
         replacedTail.removeAll(keepingCapacity: true)
         replacedTail.append(contentsOf: UnsafeBufferPointer(rebasing: output.bytes[firstPlace...]))
@@ -112,7 +115,7 @@ extension CSVChunkProcessor {
             }
             copied = offset
             let column = replacingColumn[field]
-            let input = UnsafeBufferPointer(rebasing: masked[maskedRanges[column]])
+            let input = maskedCells[column]
             if let replacement = masker.premask(input, column: column, row: row) {
                 masker.withPremaskedBytes { bytes in
                     encoder.cell(
@@ -141,6 +144,7 @@ extension CSVChunkProcessor {
                 let start = maskedBytes.count
                 maskedBytes.append(cell)
                 maskedRanges[maskingColumns[index]] = start..<maskedBytes.count
+                maskedInChunk[maskingColumns[index]] = false
             }
             if masker.replaces, replacingColumn[fieldIndex] >= 0 {
                 // Written once the record is known good and the cell masked: see `replaceCells`.
@@ -169,21 +173,23 @@ extension CSVChunkProcessor {
             badRecords.append(.invalidUTF8ForJSON(column: name))
             return
         }
+        // The copied cells' places, now that `maskedBytes` no longer grows for this record.
         let masked = maskedBytes.bytes
-        for (column, range) in maskedRanges.enumerated()
-        where !UnsafeBufferPointer(rebasing: masked[range]).isValidUTF8 {
+        for column in maskedCells.indices where !maskedInChunk[column] {
+            maskedCells[column] = UnsafeBufferPointer(rebasing: masked[maskedRanges[column]])
+        }
+        for column in maskedCells.indices where !maskedCells[column].isValidUTF8 {
             output.truncate(to: recordOutputStart)
             badRecords.append(.invalidUTF8InColumn(masker.columns[column].name))
             return
         }
         let row = result.rows
-        if !replacedFields.isEmpty { replaceCells(masked, row: row) }
+        if !replacedFields.isEmpty { replaceCells(row: row) }
         var outputColumn = fieldIndex
-        for (column, range) in maskedRanges.enumerated() {
+        for column in maskedCells.indices {
             outputColumn = masker.writeAddedCells(
-                UnsafeBufferPointer(rebasing: masked[range]), column: column, row: row,
-                outputColumn: outputColumn,
-                separator: true, encoder: encoder, to: &output)
+                maskedCells[column], column: column, row: row, outputColumn: outputColumn, separator: true,
+                encoder: encoder, to: &output)
         }
         encoder.endRecord(&output)
     }
