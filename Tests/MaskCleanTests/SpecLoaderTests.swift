@@ -506,6 +506,29 @@ struct SpecLoaderTests {
         #expect(amount.placeholderCharacter == "#")
     }
 
+    /// Found by a differential run: two columns replacing one JSON key crashed the run (a range
+    /// copied backwards), leaving its temporary output behind; on CSV the first silently won.
+    /// Which one should win is the spec's to say, so it is a spec error.
+    @Test("two columns may not replace the same input column")
+    func twoReplacements() {
+        #expect(
+            specError(
+                #"{"columns":[{"name":"phone","format":"[000]","replace":"extracted","formattedColumn":"a","extractedColumn":"b","statusColumn":"c"},{"name":"phone","format":"[000]","replace":"extracted"}]}"#
+            )
+                == #"spec.json: columns[1] "phone": replace: columns[0] "phone" already replaces the input column "phone"; one column may replace it"#
+        )
+        // NFC and NFD spellings name one input column, as they do in a header.
+        #expect(
+            specError(
+                #"{"columns":[{"name":"tél","format":"[0]","replace":"formatted","formattedColumn":null},{"name":"tél","format":"[00]","replace":"formatted","formattedColumn":"x","extractedColumn":"y","statusColumn":"z"}]}"#
+            )?.hasSuffix("one column may replace it") == true)
+        // One replacing column and another that only adds columns are fine.
+        #expect(
+            specError(
+                #"{"columns":[{"name":"phone","format":"[000]","replace":"formatted","formattedColumn":null},{"name":"phone","format":"[0000]","formattedColumn":"p4","extractedColumn":"e4","statusColumn":"s4"}]}"#
+            ) == nil)
+    }
+
     @Test("output column names may not repeat each other")
     func repeatedOutputNames() {
         #expect(

@@ -183,6 +183,17 @@ struct SpecReader {
                 seen[name] = (column.index, key)
             }
         }
+        // Two columns that write into one input column would each overwrite the other's value.
+        var replacing: [String: Int] = [:]
+        for column in columns where column.replace != nil {
+            if let other = replacing[column.name] {
+                throw fail(
+                    "\(column.place): replace",
+                    "\(columns[other].place) already replaces the input column \"\(column.name)\"; one column may replace it"
+                )
+            }
+            replacing[column.name] = column.index
+        }
     }
 
     // MARK: Notations
