@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -54,6 +55,29 @@ struct JSONSourcesTests {
             [0xEF, 0xBB, 0xBF] + Array(" \r\n\t\n  [\n  {\"phone\": \"555\"}\n]\n".utf8), in: folder)
         #expect(spaced.start.leftover == Array("\n  {\"phone\": \"555\"}\n]\n".utf8))
         #expect(spaced.start.nextLine == 3, "the [ is on line 3")
+    }
+
+    /// Found by a differential run: a pipe that handed over the byte-order mark's first byte on
+    /// its own made the opening look like no array ("expected a JSON array of records").
+    @Test("a byte-order mark that arrives a byte at a time from a pipe is still a mark")
+    func byteOrderMarkInPieces() throws {
+        for split in 1...2 {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let (reading, writing) = (ends[0], ends[1])
+            let bytes = [0xEF, 0xBB, 0xBF] + Array("[{\"phone\": \"5551234567\"}]\n".utf8)
+            let writer = Thread {
+                for piece in [bytes[..<split], bytes[split...]] {
+                    _ = piece.withUnsafeBytes { write(writing, $0.baseAddress, $0.count) }
+                    usleep(50_000)  // the reader sees the first piece alone
+                }
+                close(writing)
+            }
+            writer.start()
+            let source = try JSONArraySource(input: InputFile(path: "/dev/fd/\(reading)"), settings(.json))
+            #expect(source.start.leftover.starts(with: Array("{\"phone\"".utf8)), "split after \(split)")
+            close(reading)
+        }
     }
 
     @Test("an input that does not open an array is refused on the line it starts on, with a hint")

@@ -28,6 +28,8 @@ struct JSONArraySource: RecordSource {
         var bytes: [UInt8] = []
         while true {
             let count = try input.read(appendingTo: &bytes)
+            // A pipe may hand over a byte-order mark a byte at a time: wait for the rest of it.
+            if count > 0 && bytes.count < 3 && InputText.byteOrderMark.starts(with: bytes) { continue }
             if bytes.count >= 4 || count == 0 { try InputText.refuseUTF16(bytes, file: input.name) }
             var position = InputText.byteOrderMarkLength(bytes)
             var line = 1
