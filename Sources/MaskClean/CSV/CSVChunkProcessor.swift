@@ -123,16 +123,11 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
                     } ?? bytes.count
             }
             var lineEnd = min(nextFeed + 1, bytes.count)
-            // libcsv ends a record at a bare CR too: the line is fed up to it, so that each piece
-            // fed ends at most one record and a bad one is taken out alone. Lines are still
-            // counted by LF.
+            // Fed up to a bare CR (`CSVParser.pieceEnd`); lines are still counted by LF.
             var endsLine = lineEnd < bytes.count || bytes.last == 0x0A
-            if hasCR, let cr = memchr(base + lineStart, 0x0D, lineEnd - lineStart) {
-                let crEnd = base.distance(to: cr.assumingMemoryBound(to: UInt8.self)) + 1
-                if crEnd < bytes.count, bytes[crEnd] != 0x0A {
-                    lineEnd = crEnd
-                    endsLine = false
-                }
+            if hasCR, let pieceEnd = CSVParser.pieceEnd(bytes, from: lineStart, before: lineEnd) {
+                lineEnd = pieceEnd
+                endsLine = false
             }
             let lineBytes = UnsafeRawBufferPointer(start: base + lineStart, count: lineEnd - lineStart)
             if parser.isBetweenRecords && Self.isBlank(lineBytes) {

@@ -43,6 +43,17 @@ final class CSVParser {
         csv_set_space_func(&parser, maskclean_no_space)
     }
 
+    /// libcsv ends a record at a bare CR too (an old Mac export), not only at a line feed: bytes
+    /// fed to it must end just after such a CR, so that each piece ends at most one record (a bad
+    /// one is then taken out alone). Where the piece starting at `start` must end, when a CR in
+    /// `bytes[start..<end]` is bare: the first one, followed by anything but a line feed.
+    static func pieceEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int) -> Int? {
+        guard let base = bytes.baseAddress, start < end, let cr = memchr(base + start, 0x0D, end - start)
+        else { return nil }
+        let crEnd = base.distance(to: cr.assumingMemoryBound(to: UInt8.self)) + 1
+        return crEnd < bytes.count && bytes[crEnd] != 0x0A ? crEnd : nil
+    }
+
     /// No record is open: the bytes fed so far end on a record boundary.
     var isBetweenRecords: Bool { parser.pstate == 0 }
 

@@ -112,19 +112,17 @@ struct CSVHeader {
         let headerBytes = Array(bytes[skip..<headerEnd])
         let fields = HeaderFields()
         let parser = CSVParser(delimiter: delimiter, sink: fields)
-        // libcsv also ends a record at a bare CR (an old Mac export): the header ends where its
-        // record does, and the records after it on the line are data.
+        // The header ends where its record does, at a bare CR too: the records after it on the
+        // line are data.
         var parsed = true
         var headerLength = 0
         while headerLength < headerBytes.count, !fields.ended, parsed {
-            var pieceEnd = headerBytes.count
-            if let cr = headerBytes[headerLength...].firstIndex(of: 0x0D), cr + 1 < headerBytes.count,
-                headerBytes[cr + 1] != 0x0A
-            {
-                pieceEnd = cr + 1
+            parsed = headerBytes.withUnsafeBufferPointer { header in
+                let end = CSVParser.pieceEnd(header, from: headerLength, before: header.count) ?? header.count
+                defer { headerLength = end }
+                return parser.feed(
+                    UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(header)[headerLength..<end]))
             }
-            parsed = headerBytes[headerLength..<pieceEnd].withUnsafeBytes { parser.feed($0) }
-            headerLength = pieceEnd
         }
         if parsed && !fields.ended { parsed = parser.finish() }
         guard parsed, fields.ended else {
