@@ -15,30 +15,37 @@ struct JSONSourcesTests {
         sourceSettings(try loadSpec(spec), output: output)
     }
 
+    /// The source of type `Source` over `input` (text or bytes), written to a file named `name`.
+    func source<Source: RecordSource>(
+        _: Source.Type, _ input: some Sequence<UInt8>, name: String, output: RecordFormat, spec: String,
+        in folder: TemporaryFolder
+    ) throws -> Source {
+        let path = try folder.write(name, Array(input))
+        return try Source(input: InputFile(path: path), settings(output, spec: spec))
+    }
+
     func array(
         _ bytes: [UInt8], output: RecordFormat = .json, spec: String = spec, in folder: TemporaryFolder
     ) throws -> JSONArraySource {
-        let path = try folder.write("data.json", bytes)
-        return try JSONArraySource(input: InputFile(path: path), settings(output, spec: spec))
+        try source(JSONArraySource.self, bytes, name: "data.json", output: output, spec: spec, in: folder)
     }
 
     func array(
         _ text: String, output: RecordFormat = .json, spec: String = spec, in folder: TemporaryFolder
     ) throws -> JSONArraySource {
-        try array(Array(text.utf8), output: output, spec: spec, in: folder)
+        try source(JSONArraySource.self, text.utf8, name: "data.json", output: output, spec: spec, in: folder)
     }
 
     func ndjson(
         _ bytes: [UInt8], output: RecordFormat = .ndjson, spec: String = spec, in folder: TemporaryFolder
     ) throws -> NDJSONSource {
-        let path = try folder.write("data.ndjson", bytes)
-        return try NDJSONSource(input: InputFile(path: path), settings(output, spec: spec))
+        try source(NDJSONSource.self, bytes, name: "data.ndjson", output: output, spec: spec, in: folder)
     }
 
     func ndjson(
         _ text: String, output: RecordFormat = .ndjson, spec: String = spec, in folder: TemporaryFolder
     ) throws -> NDJSONSource {
-        try ndjson(Array(text.utf8), output: output, spec: spec, in: folder)
+        try source(NDJSONSource.self, text.utf8, name: "data.ndjson", output: output, spec: spec, in: folder)
     }
 
     // MARK: JSON arrays

@@ -7,6 +7,9 @@
 protocol RecordSource {
     associatedtype Splitter: RecordSplitter
 
+    /// Reads the input's start and checks the spec against it.
+    init(input: InputFile, _ settings: SourceSettings) throws(MaskCleanError)
+
     /// What was read before the first record.
     var start: InputStart { get }
 
