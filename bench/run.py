@@ -80,10 +80,15 @@ class Case:
     masks: bool = True            # floor masks nothing: no masked values/s for it
     walls: list = dataclasses.field(default_factory=list)
     rss_kib: list = dataclasses.field(default_factory=list)
+    cpus: list = dataclasses.field(default_factory=list)   # user + system seconds
 
     @property
     def wall(self):
         return statistics.median(self.walls)
+
+    @property
+    def cpu(self):
+        return statistics.median(self.cpus)
 
     @property
     def peak_rss_mib(self):
@@ -209,10 +214,10 @@ def find_gnu_time():
 
 
 def run_once(case, gnu_time):
-    """Run the case's command once; return (wall seconds, its peak RSS in KiB)."""
+    """Run the case's command once; return (wall seconds, peak RSS in KiB, CPU seconds)."""
     with open(case.stdout, "wb") as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile("r") as rss_report:
-        argv = [gnu_time, "-f", "%M", "-o", rss_report.name, *map(str, case.argv)]
+        argv = [gnu_time, "-f", "%M %U %S", "-o", rss_report.name, *map(str, case.argv)]
         start = time.perf_counter()
         code = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err).returncode
         wall = time.perf_counter() - start
@@ -224,8 +229,9 @@ def run_once(case, gnu_time):
                              + err.read().decode("utf-8", "replace")[-4000:])
         if code == 1:
             log(f"  {case.label}: exit 1, a minComplete threshold not met (still timed)")
-        # On a non-zero exit GNU time puts a "Command exited with ..." line before the figure.
-        return wall, int(rss_report.read().split()[-1])
+        # On a non-zero exit GNU time puts a "Command exited with ..." line before the figures.
+        rss, user, system = rss_report.read().split()[-3:]
+        return wall, int(rss), float(user) + float(system)
 
 
 def describe_exit(code):
@@ -239,10 +245,11 @@ def run_cases(cases, repeat, gnu_time):
     for round_number in range(1, repeat + 1):
         log(f"round {round_number}/{repeat}")
         for case in cases:
-            wall, rss = run_once(case, gnu_time)
+            wall, rss, cpu = run_once(case, gnu_time)
             case.walls.append(wall)
             case.rss_kib.append(rss)
-            log(f"  {case.label}: {wall:.3f} s, {rss / 1024:.1f} MiB")
+            case.cpus.append(cpu)
+            log(f"  {case.label}: {wall:.3f} s, CPU {cpu:.3f} s, {rss / 1024:.1f} MiB")
 
 
 def maskclean_case(label, maskclean, data_dir, source, rows, jobs=None, to_file=False):
@@ -261,24 +268,207 @@ def fmt_rate(value):
 
 
 def results_table(cases, floor, masked_columns):
-    lines = ["| what | median wall s | MB/s | rows/s | masked values/s | peak RSS MiB | x floor |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = ["| what | median wall s | CPU s | MB/s | rows/s | masked values/s | peak RSS MiB"
+             " | x floor |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for case in cases:
         wall = case.wall
+        if case.input is None:   # dd: no input, no rows
+            lines.append(f"| {case.label} | {wall:.3f} | {case.cpu:.3f} | - | - | - "
+                         f"| {case.peak_rss_mib:.1f} | {wall / floor.wall:.2f} |")
+            continue
         mb_per_s = case.input.stat().st_size / 1e6 / wall
         masked = fmt_rate(case.rows * masked_columns / wall) if case.masks else "-"
-        lines.append(f"| {case.label} | {wall:.3f} | {mb_per_s:.0f} | {fmt_rate(case.rows / wall)}"
-                     f" | {masked} | {case.peak_rss_mib:.1f} | {wall / floor.wall:.2f} |")
+        lines.append(f"| {case.label} | {wall:.3f} | {case.cpu:.3f} | {mb_per_s:.0f} "
+                     f"| {fmt_rate(case.rows / wall)} | {masked} | {case.peak_rss_mib:.1f} "
+                     f"| {wall / floor.wall:.2f} |")
     return "\n".join(lines)
 
 
-def ratio_lines(floor, jobs1, default, cores):
-    return "\n".join([
-        f"- default jobs / floor (CSV): **{default.wall / floor.wall:.2f}x** the time of a bare "
-        "libcsv parse + write",
-        f"- --jobs 1 / default jobs (CSV): **{jobs1.wall / default.wall:.2f}x** speed-up "
-        f"with {cores} active cores",
-    ])
+# ----------------------------------------------------------------------------- instructions
+
+
+def instruction_counts(maskclean, data_dir):
+    """Instructions per row at --jobs 1, counted by callgrind: repeatable where wall time is not.
+
+    The first 50,000 records of the export (generate.py with the same seed writes the same records
+    first), minus a run on the header alone (CSV) or on an empty file (NDJSON), so that start-up
+    and the spec's compilation do not count. Returns {"csv": n, "ndjson": n}, or None without
+    valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        log("valgrind not found: no instruction counts (Debian: apt-get install valgrind)")
+        return None
+    rows = 50_000
+    data = ensure_dataset(data_dir, rows)
+    header_only = data_dir / "header-only.csv"
+    with open(data.csv, "rb") as source:
+        header_only.write_bytes(source.readline())
+    empty = data_dir / "empty.ndjson"
+    empty.write_bytes(b"")
+
+    def count(source, *extra):
+        argv = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", str(maskclean),
+                "run", str(SPEC), str(source), "-o", os.devnull, "--quiet", "--jobs", "1", *extra]
+        done = subprocess.run(argv, capture_output=True, text=True)
+        for line in done.stderr.splitlines():
+            if "Collected :" in line:
+                return int(line.split(":")[-1])
+        raise BenchError(f"callgrind gave no count for {source}:\n{done.stderr[-2000:]}")
+
+    log("counting instructions with callgrind (about a minute) ...")
+    csv = (count(data.csv) - count(header_only)) / rows
+    ndjson = (count(data.ndjson) - count(empty, "--format", "ndjson")) / rows
+    return {"csv": csv, "ndjson": ndjson}
+
+
+# ----------------------------------------------------------------------------- long formats
+
+
+# About 200,000 characters each, in the shapes that cost most when a walk does not stop once the
+# value is used up: two slots, then a long tail of literals, or of optional slots.
+LONG_FORMATS = [
+    ("input-mask", "literal tail", "[00]" + "-" * 199_996),
+    ("input-mask", "optional-slot tail", "[00][" + "9" * 199_994 + "]"),
+    ("akmask", "literal tail", "{dd}" + "-" * 199_996),
+    ("maskara", "literal tail", "DD" + "-" * 199_998),
+    ("maskara", "optional-slot tail", "DD" + "D?" * 99_999),
+]
+SHORT_VALUES = ["5551234567", "(555) 123-4567", "555", "", "+44 20 7946 0958", "12-34", "abc"]
+
+
+def short_values_csv(path, rows):
+    lines = ["id,value"] + [f"{i},\"{SHORT_VALUES[i % len(SHORT_VALUES)]}\"" for i in range(rows)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def long_format_cases(maskclean, data_dir):
+    """The shapes where a format's size could multiply a cell's cost: a 200,000-character format
+    in each syntax on 10,000 short values, and an affine choice among 10,000 formats on 100,000
+    short values."""
+    folder = data_dir / "long-formats"
+    folder.mkdir(exist_ok=True)
+    values_10k = folder / "short-10000.csv"
+    values_100k = folder / "short-100000.csv"
+    short_values_csv(values_10k, 10_000)
+    short_values_csv(values_100k, 100_000)
+    cases = []
+    for number, (syntax, shape, form) in enumerate(LONG_FORMATS):
+        spec = folder / f"spec-{number}.json"
+        spec.write_text(json.dumps({"columns": [{"name": "value", "syntax": syntax,
+                                                 "format": form}]}))
+        cases.append(Case(f"{len(form):,}-character {syntax} format ({shape}), 10,000 short values",
+                          [str(maskclean), "run", str(spec), str(values_10k), "-o", os.devnull,
+                           "--quiet"], values_10k, 10_000))
+    spec = folder / "spec-10000-formats.json"
+    spec.write_text(json.dumps({"columns": [{
+        "name": "value", "format": "[000]-[0000]",
+        "affineFormats": [f"+{i} ([000]) [000]-[0000]" for i in range(1, 10_000)]}]}))
+    cases.append(Case("affine choice among 10,000 formats, 100,000 short values",
+                      [str(maskclean), "run", str(spec), str(values_100k), "-o", os.devnull,
+                       "--quiet"], values_100k, 100_000))
+    return cases
+
+
+def run_with_limit(case, gnu_time, limit):
+    """One run that may not finish: a run past `limit` seconds is stopped and counted as such."""
+    with tempfile.NamedTemporaryFile("r") as rss_report:
+        argv = [gnu_time, "-f", "%M %U %S", "-o", rss_report.name, *case.argv]
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, timeout=limit)
+        except subprocess.TimeoutExpired:
+            log(f"  {case.label}: stopped after {limit} s")
+            return None
+        wall = time.perf_counter() - start
+        if done.returncode not in (0, 1):
+            raise BenchError(f"{case.label} failed: {describe_exit(done.returncode)}\n"
+                             + done.stderr.decode("utf-8", "replace")[-2000:])
+        rss, user, system = rss_report.read().split()[-3:]
+        case.walls.append(wall)
+        case.rss_kib.append(int(rss))
+        case.cpus.append(float(user) + float(system))
+        log(f"  {case.label}: {wall:.3f} s, {int(rss) / 1024:.1f} MiB")
+        return case
+
+
+# ----------------------------------------------------------------------------- targets
+
+
+@dataclasses.dataclass
+class Target:
+    name: str
+    figure: str
+    goal: str
+    met: object   # True, False, or None when not measured
+
+
+def targets(measured):
+    """Issue 14's targets, each with this run's figure. `measured` holds the cases by key."""
+    m = measured
+    rows = []
+
+    def add(name, figure, goal, met):
+        rows.append(Target(name, figure, goal, met))
+
+    counts = m.get("instructions")
+    for kind, goal in (("csv", 7_740), ("ndjson", 10_740)):
+        if counts:
+            add(f"instructions per {kind.upper()} row (callgrind, --jobs 1)",
+                f"{counts[kind]:,.0f}", f"<= {goal:,}", counts[kind] <= goal)
+        else:
+            add(f"instructions per {kind.upper()} row", "not measured (no valgrind)",
+                f"<= {goal:,}", None)
+    for kind in ("csv", "ndjson"):
+        one, default = m[f"{kind} jobs 1"], m[f"{kind} default"]
+        overhead = default.cpu / one.cpu - 1
+        add(f"{kind.upper()}: CPU of default jobs over --jobs 1", f"{overhead:+.1%}", "<= +5%",
+            overhead <= 0.05)
+        if m["cores"] >= 2:
+            speedup = one.wall / default.wall
+            add(f"{kind.upper()}: speed-up --jobs 1 -> default ({m['cores']} cores)",
+                f"{speedup:.2f}x", ">= 1.85x", speedup >= 1.85)
+        else:
+            add(f"{kind.upper()}: speed-up", "one core: not measurable", ">= 1.85x", None)
+    ratio = m["csv default"].wall / m["floor"].wall
+    add("CSV to /dev/null / the one-core C floor", f"{ratio:.2f}x", "<= 0.65x", ratio <= 0.65)
+    to_file, devnull, dd = m["csv to file"], m["csv default"], m["dd"]
+    durability = to_file.wall / devnull.wall - 1
+    add("durability: to a file (fsync, rename) over /dev/null", f"{durability:+.0%}",
+        f"<= +15%, or the disk's own cost: dd of the same bytes + fsync {dd.wall:.3f} s, "
+        f"to-file extra {to_file.wall - devnull.wall:.3f} s", durability <= 0.15)
+    peaks = [c.peak_rss_mib for c in m["maskclean cases"]]
+    add("peak RSS, every maskclean run", f"{max(peaks):.1f} MiB", "<= 64 MiB", max(peaks) <= 64)
+    if m.get("big"):
+        small = max(m["csv default"].peak_rss_mib, m["ndjson default"].peak_rss_mib)
+        big = max(c.peak_rss_mib for c in m["big"])
+        add(f"peak RSS at {m['big'][0].rows:,} rows over {m['csv default'].rows:,}",
+            f"{big:.1f} / {small:.1f} MiB", "<= 64 MiB, flat (<= 1.1x)",
+            big <= 64 and big <= small * 1.1)
+    for case, finished in m.get("long formats", []):
+        limit = 10 if "10,000 formats" in case.label else 1
+        if finished:
+            add(case.label, f"{case.wall:.2f} s, {case.peak_rss_mib:.0f} MiB",
+                f"< {limit} s, < 100 MiB", case.wall < limit and case.peak_rss_mib < 100)
+        else:
+            add(case.label, "did not finish in time", f"< {limit} s, < 100 MiB", False)
+    return rows
+
+
+def targets_table(rows):
+    marks = {True: "met", False: "**not met**", None: "-"}
+    lines = ["| target | this run | goal | |", "| --- | ---: | --- | --- |"]
+    lines += [f"| {t.name} | {t.figure} | {t.goal} | {marks[t.met]} |" for t in rows]
+    return "\n".join(lines)
+
+
+def output_bytes(maskclean, data, data_dir):
+    """The size of the CSV run's output, for dd to write as many bytes."""
+    out = data_dir / "out.csv"
+    subprocess.run([str(maskclean), "run", str(SPEC), str(data.csv), "-o", str(out), "--quiet"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return out.stat().st_size
 
 
 def big_table(small_cases, big_cases):
@@ -311,6 +501,10 @@ def parse_args(argv):
                         help="where data, the floor binary and outputs go (default bench-data/)")
     parser.add_argument("--big-rows", type=int, metavar="M",
                         help="also run once on an M-row file and compare peak RSS")
+    parser.add_argument("--limit", type=int, default=60,
+                        help="seconds after which a long-format run is stopped (default 60)")
+    parser.add_argument("--no-instructions", dest="instructions", action="store_false",
+                        help="skip the callgrind instruction counts")
     args = parser.parse_args(argv)
     if args.rows < 1 or args.repeat < 1 or (args.big_rows is not None and args.big_rows < 1):
         parser.error("--rows, --repeat and --big-rows must be 1 or more")
@@ -337,12 +531,20 @@ def main(argv=None):
                                  data.rows)
         to_file = maskclean_case("maskclean csv, default jobs, to a file", maskclean, data_dir,
                                  data.csv, data.rows, to_file=True)
+        # What the disk itself takes to write and fsync as many bytes: the part of "to a file"
+        # that no program can avoid.
+        mib = -(-output_bytes(maskclean, data, data_dir) // (1 << 20))
+        dd = Case(f"dd, {mib} MiB (the CSV output's size) + fsync",
+                  ["dd", "if=/dev/zero", f"of={data_dir / 'dd.out'}", "bs=1M", f"count={mib}",
+                   "conv=fsync", "status=none"], None, 0, masks=False)
+        ndjson1 = maskclean_case("maskclean ndjson, --jobs 1", maskclean, data_dir, data.ndjson,
+                                 data.rows, jobs=1)
         ndjson = maskclean_case("maskclean ndjson, default jobs", maskclean, data_dir,
                                 data.ndjson, data.rows)
         # The same records with bare CR line ends: cut into chunks at CRs, in linear time.
         bare_cr = maskclean_case("maskclean csv, bare CR line ends, default jobs", maskclean,
                                  data_dir, bare_cr_copy(data), data.rows)
-        cases = [floor, jobs1, default, to_file, ndjson, bare_cr]
+        cases = [floor, jobs1, default, to_file, dd, ndjson1, ndjson, bare_cr]
         run_cases(cases, args.repeat, gnu_time)
 
         big_cases = []
@@ -357,6 +559,11 @@ def main(argv=None):
             ]
             log(f"{args.big_rows:,}-row runs")
             run_cases(big_cases, 1, gnu_time)
+
+        log("long formats and many formats on short values")
+        long_formats = [(case, run_with_limit(case, gnu_time, args.limit) is not None)
+                        for case in long_format_cases(maskclean, data_dir)]
+        instructions = instruction_counts(maskclean, data_dir) if args.instructions else None
     except BenchError as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1
@@ -367,11 +574,30 @@ def main(argv=None):
     cores = len(os.sched_getaffinity(0))
     print(header(data, args.repeat, maskclean, cores, load))
     print(results_table(cases, floor, masked_column_count()))
-    print("\nx floor: median wall time / the floor's median wall time on the CSV file.\n")
-    print(ratio_lines(floor, jobs1, default, cores))
+    print("\nx floor: median wall time / the floor's median wall time on the CSV file. "
+          "CPU s: user + system time, median.\n")
     if big_cases:
-        print("\n### Peak memory against file size\n")
+        print("### Peak memory against file size\n")
         print(big_table([default, ndjson], big_cases))
+        print()
+    print("### Long formats and many formats on short values (one run each)\n")
+    print("| what | wall s | peak RSS MiB |\n| --- | ---: | ---: |")
+    for case, finished in long_formats:
+        if finished:
+            print(f"| {case.label} | {case.wall:.3f} | {case.peak_rss_mib:.1f} |")
+        else:
+            print(f"| {case.label} | stopped after {args.limit} s | - |")
+    measured = {
+        "floor": floor, "csv jobs 1": jobs1, "csv default": default, "csv to file": to_file,
+        "dd": dd, "ndjson jobs 1": ndjson1, "ndjson default": ndjson, "cores": cores,
+        "maskclean cases": [c for c in cases if c.masks] + big_cases, "big": big_cases,
+        "long formats": long_formats, "instructions": instructions,
+    }
+    print("\n### Targets (issue 14)\n")
+    print(targets_table(targets(measured)))
+    print("\nThe engine's applies/s targets (>= 15 M/s ASCII phone, >= 5 M/s three-format affine "
+          "phone, p50) are the Benchmarks/ table that make bench prints next; orjson and the "
+          "peers are make bench-peers.")
     return 0
 
 
