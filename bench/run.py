@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Benchmark maskclean against the C floor on a messy customer export.
+"""Benchmark maskclean against the C floor on a messy customer export, and check issue 14's targets.
 
     python3 bench/run.py --maskclean PATH [--rows N] [--repeat K] [--data-dir DIR] [--big-rows M]
+                         [--limit S] [--no-instructions]
 
 What it measures, on N generated rows (default 1,000,000; bench/generate.py, fixed seed):
 
@@ -11,22 +12,20 @@ What it measures, on N generated rows (default 1,000,000; bench/generate.py, fix
   csv, --jobs 1       maskclean run bench/spec.json messy-N.csv -o /dev/null --quiet --jobs 1
   csv, default jobs   the same without --jobs (maskclean uses every active core)
   csv, to a file      the same, -o DIR/out.csv: what a real run also pays to write its output
-                      (2.4 times the input's bytes here) through the page cache
-  ndjson, default     the same on messy-N.ndjson, -o /dev/null
-
-maskclean writes to /dev/null as the floor does, so that the ratio compares the same work; the
-"to a file" line shows the cost of the bigger output on its own.
+                      (2.4 times the input's bytes here), fsync it and rename it over the last one
+  dd                  dd writing and fsyncing as many bytes: the disk's own share of "to a file"
+  ndjson              the same on messy-N.ndjson, -o /dev/null, --jobs 1 and default jobs
+  bare CR             the CSV with every LF turned into CR, default jobs
 
 How: the input files are read once first so every run finds them in the page cache. Then each
 command runs K times (default 5), the commands taking turns so that a slow spell of the machine
-does not fall on one of them only. Each run goes through GNU time (/usr/bin/time -f %M), whose
-report is the peak RSS of that one command; wall time is taken here around the run. The
-table shows the median wall time of the K runs and the largest peak RSS, with MB/s (input bytes
-/ wall, MB = 10^6 bytes), rows/s and masked values/s (rows x the spec's 4 masked columns / wall),
-then the ratios: default-jobs time / floor time, and --jobs 1 time / default time (the speed-up).
-
-With --big-rows M it also runs maskclean once on an M-row file of each kind (e.g. 5,000,000) and
-compares the peak RSS with the N-row runs: memory should depend on the chunk size, not the file.
+does not fall on one of them only. Each run goes through GNU time (/usr/bin/time -f "%M %U %S"),
+whose report is the peak RSS and CPU time of that one command; wall time is taken here around
+the run. With --big-rows M it also runs maskclean once on an M-row file of each kind (e.g.
+5,000,000): memory should depend on the chunk size, not the file. Then it runs long formats and
+many formats on short values once each (stopped after --limit seconds), and counts instructions
+per row with callgrind on the first 50,000 records (unless --no-instructions). The report: the
+timing table, the memory and long-format tables, and the targets with this run's figures.
 
 Data files live in DIR (default bench-data/ at the repository root, which git ignores) and are
 reused while a stamp file beside them says they came from the same generator, seed and row count.
@@ -35,7 +34,8 @@ maskclean exit 1 (a minComplete threshold not met) still counts as a finished ru
 non-zero exit, a signal or a missing binary stops the benchmark with exit status 1.
 Progress goes to standard error, the Markdown report to standard output.
 
-Needs: Python 3 (stdlib only), gcc, libcsv-dev, GNU time (Debian package "time").
+Needs: Python 3 (stdlib only), gcc, libcsv-dev, GNU time (Debian package "time"), dd, and
+valgrind for the instruction counts.
 """
 
 import argparse
