@@ -11,6 +11,20 @@ extension JSONChunkProcessor {
         for index in maskedValues.indices { maskedValues[index] = nil }
         for index in csvValues.indices { csvValues[index] = nil }
         formulaInsertions.removeAll(keepingCapacity: true)
+        // The first record of a chunk has its keys noted, which only the general reading does.
+        if !notesKeys, let (object, memberCount) = readOrdinaryRecord(&scanner) {
+            if raw != nil, scanner.peek() != nil {
+                return .broken(.textAfterRecord)
+            }
+            return write(
+                object, memberCount: memberCount, bytes: scanner.bytes, line: line,
+                raw: raw ?? scanner.bytes[object.range])
+        }
+        // Read again from its start, by the scanner that tells what is wrong, if anything.
+        scanner.position = start
+        for index in maskedValues.indices { maskedValues[index] = nil }
+        for index in csvValues.indices { csvValues[index] = nil }
+        formulaInsertions.removeAll(keepingCapacity: true)
         var memberCount = 0
         var problem: RecordProblem?
         let object: JSONToken
@@ -46,6 +60,61 @@ extension JSONChunkProcessor {
             return reject(problem, line: line, raw: rawRecord)
         }
         return write(object, memberCount: memberCount, bytes: scanner.bytes, line: line, raw: rawRecord)
+    }
+
+    /// Reads an ordinary record — an object whose keys have no escapes, whose text passes
+    /// `JSONTextCheck` and whose members `member` has nothing to say about — in one pass, each
+    /// string checked as it is scanned. Returns the object and its member count, the scanner
+    /// just past it.
+    ///
+    /// Nil for any other record, having noted no more than the general reading would have up to
+    /// its first problem: `record` then reads it again with the general scanner, which says
+    /// exactly what is wrong, with the same words and offsets.
+    @inline(__always)
+    func readOrdinaryRecord(_ scanner: inout JSONScanner) -> (JSONToken, Int)? {
+        let bytes = scanner.bytes
+        guard scanner.peek() == UInt8(ascii: "{") else { return nil }
+        let objectStart = scanner.position
+        scanner.position += 1
+        var memberCount = 0
+        if scanner.peek() == UInt8(ascii: "}") {
+            scanner.position += 1
+            return (JSONToken(kind: .object, range: objectStart..<scanner.position), 0)
+        }
+        while true {
+            var nonASCII = false
+            guard scanner.peek() == UInt8(ascii: "\""),
+                let key = scanner.scanCheckedString(nonASCII: &nonASCII), !key.hasEscapes,
+                scanner.peek() == UInt8(ascii: ":")
+            else { return nil }
+            scanner.position += 1
+            guard let first = scanner.peek() else { return nil }
+            let value: JSONToken
+            switch first {
+            case UInt8(ascii: "\""):
+                guard let string = scanner.scanCheckedString(nonASCII: &nonASCII) else { return nil }
+                value = string
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                // Nested values are rare: scanned, then checked, as the general reading does.
+                guard let nested = try? scanner.scanValue(),
+                    JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: bytes[nested.range])) == nil
+                else { return nil }
+                value = nested
+            default:
+                guard let scalar = try? scanner.scanValue() else { return nil }
+                value = scalar
+            }
+            memberCount += 1
+            let name = UnsafeBufferPointer(
+                rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
+            guard member(named: name, value: value, in: bytes) == nil else { return nil }
+            guard let next = scanner.peek() else { return nil }
+            scanner.position += 1
+            if next == UInt8(ascii: "}") {
+                return (JSONToken(kind: .object, range: objectStart..<scanner.position), memberCount)
+            }
+            guard next == UInt8(ascii: ",") else { return nil }
+        }
     }
 
     /// Names the member of `object` where `offset` lies: `in key "…"` or `in the value of key "…"`.
@@ -93,24 +162,14 @@ extension JSONChunkProcessor {
     )
         -> RecordProblem?
     {
-        let first = name.first ?? 0
         var matched = false
-        if wantedLengths[Int(first)] & Self.lengthBit(name.count) != 0 {
-            for wanted in wantedFrom[Int(first)]..<wantedFrom[Int(first) + 1] {
-                let range = wantedKeys[wanted].bytes
-                guard range.count == name.count,
-                    name.isEmpty
-                        || wantedKeyBytes.withUnsafeBufferPointer({
-                            memcmp($0.baseAddress! + range.lowerBound, name.baseAddress!, name.count) == 0
-                        })
-                else { continue }
-                if let index = wantedKeys[wanted].added {
-                    return .addedKeyPresent(plan.addedKeys[index])
-                }
-                guard let index = wantedKeys[wanted].masked else { continue }
-                matched = true
-                if let problem = maskedMember(index, value) { return problem }
+        for wanted in wantedKeys.matches(name, in: bytes) {
+            if wanted.added >= 0 {
+                return .addedKeyPresent(plan.addedKeys[wanted.added])
             }
+            guard wanted.masked >= 0 else { continue }
+            matched = true
+            if let problem = maskedMember(wanted.masked, value) { return problem }
         }
         if !matched, hasNonASCIIMaskedKeys, name.contains(where: { $0 >= 0x80 }),
             let index = plan.maskedKeys.firstIndex(of: String(decoding: name, as: UTF8.self))
@@ -119,14 +178,14 @@ extension JSONChunkProcessor {
             // key too, as it is in a CSV header: twice in a record, it is ambiguous.
             if let problem = maskedMember(index, value) { return problem }
         }
-        if encoder.escapeFormulas && plan.csvColumns == nil {
+        if marksFormulasInJSON {
             if value.kind == .string && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1) {
                 formulaInsertions.append(value.range.lowerBound + 1)
             } else if value.kind == .object || value.kind == .array {
                 FormulaGuard.nestedTriggers(bytes, in: value.range, into: &formulaInsertions)
             }
         }
-        if plan.csvColumns != nil {
+        if writesCSV {
             let text = String(decoding: name, as: UTF8.self)
             guard let column = csvColumnIndex[text] else {
                 return .keyNotAmongColumns(text)
@@ -158,6 +217,4 @@ extension JSONChunkProcessor {
 
     /// How many keys of a chunk's first record are noted for suggestions.
     static let keysNoted = 200
-
-    static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
 }

@@ -1,0 +1,110 @@
+// MARK: Strings checked in one pass
+
+extension JSONScanner {
+    /// Scans the string at `position` (its opening quote) and checks its text as `JSONTextCheck`
+    /// does, in the same pass: valid UTF-8, and every `\u` surrogate escape in a pair. Plain
+    /// bytes are skipped eight at a time. `nonASCII` is set when the string holds a byte ≥ 0x80.
+    ///
+    /// Nil (the position then says nothing) for any string the general scan and the text check
+    /// would have something to say about — no closing quote, a control character, a bad escape,
+    /// invalid UTF-8, a lone surrogate — so that the caller lets them say it.
+    @inline(__always)
+    mutating func scanCheckedString(nonASCII: inout Bool) -> JSONToken? {
+        let start = position
+        guard let base = bytes.baseAddress, start < bytes.count, base[start] == UInt8(ascii: "\"") else {
+            return nil
+        }
+        let count = bytes.count
+        var index = start + 1
+        var hasEscapes = false
+        while true {
+            index = Self.firstByteNeedingCare(base, from: index, count: count)
+            guard index < count else { return nil }
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                position = index + 1
+                return JSONToken(kind: .string, range: start..<position, hasEscapes: hasEscapes)
+            }
+            if byte >= 0x80 {
+                guard let length = JSONTextCheck.sequenceLength(base, index, count) else { return nil }
+                nonASCII = true
+                index += length
+                continue
+            }
+            guard byte == UInt8(ascii: "\\"), let end = Self.escapeEnd(base, at: index, count: count) else {
+                return nil  // a control character, or an escape that is not JSON's
+            }
+            hasEscapes = true
+            index = end
+        }
+    }
+
+    /// Where the escape whose backslash is at `index` ends; nil for anything but a JSON escape,
+    /// and for a surrogate escape not in a pair (a high one followed at once by a low one).
+    @inline(__always)
+    static func escapeEnd(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Int? {
+        guard index + 1 < count else { return nil }
+        switch base[index + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return index + 2
+        case UInt8(ascii: "u"):
+            guard let code = hexEscape(base, at: index, count: count) else { return nil }
+            switch code {
+            case 0xD800...0xDBFF:
+                guard index + 7 < count, base[index + 6] == UInt8(ascii: "\\"),
+                    base[index + 7] == UInt8(ascii: "u"),
+                    let low = hexEscape(base, at: index + 6, count: count), (0xDC00...0xDFFF).contains(low)
+                else { return nil }
+                return index + 12
+            case 0xDC00...0xDFFF:
+                return nil
+            default:
+                return index + 6
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The code of the `\uXXXX` escape whose backslash is at `index`, if its four digits are hex.
+    @inline(__always)
+    private static func hexEscape(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> UInt32? {
+        guard index + 5 < count else { return nil }
+        var code: UInt32 = 0
+        for offset in 2...5 {
+            let byte = base[index + offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+            default: return nil
+            }
+            code = code << 4 | UInt32(digit)
+        }
+        return code
+    }
+
+    /// The index of the first byte at or after `start` that a string's scan must look at: a
+    /// quote, a backslash, a control character or a byte ≥ 0x80; or `count`.
+    @inline(__always)
+    static func firstByteNeedingCare(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var index = start
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Each test is exact for its lowest byte, so the lowest of them all is a true find.
+            let found =
+                ByteSearch.bytes(equalTo: 0x22, in: word) | ByteSearch.bytes(equalTo: 0x5C, in: word)
+                | ByteSearch.controlBytes(in: word) | (word & ByteSearch.highs)
+            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            if byte < 0x20 || byte >= 0x80 || byte == 0x22 || byte == 0x5C { return index }
+            index += 1
+        }
+        return index
+    }
+}
