@@ -37,6 +37,8 @@ final class JSONChunkProcessor: ChunkProcessor {
     /// them from `plan` and `encoder` there would cost more than the question.
     let writesCSV: Bool
     let marksFormulasInJSON: Bool
+    /// Either: every member is looked at, not just those a wanted key may be spelled as.
+    let asksEveryMember: Bool
 
     // The chunk and record being processed. A processor belongs to one worker at a time, so
     // exclusivity is checked statically. The per-record state is plain memory, one slot per
@@ -46,7 +48,8 @@ final class JSONChunkProcessor: ChunkProcessor {
     let maskedValues: UnsafeMutableBufferPointer<JSONToken?>
     let csvValues: UnsafeMutableBufferPointer<JSONToken?>
     /// Each masked value's text: where it lies in the chunk when its bytes are its text (a
-    /// string without escapes, a number without exponent), else nil: decoded into `decoded`.
+    /// string without escapes, a number without exponent; empty for a missing or null value),
+    /// else nil: decoded into `decoded`.
     let maskedText: UnsafeMutableBufferPointer<Range<Int>?>
     @exclusivity(unchecked) var decoded: [[UInt8]]
     /// `--escape-formulas` to JSON: where a `'` goes in the record's own string values.
@@ -87,6 +90,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         self.maskedText = Self.slots(plan.maskedKeys.count, nil)
         self.writesCSV = plan.csvColumns != nil
         self.marksFormulasInJSON = encoder.escapeFormulas && plan.csvColumns == nil
+        self.asksEveryMember = writesCSV || marksFormulasInJSON
     }
 
     deinit {

@@ -70,50 +70,77 @@ extension JSONChunkProcessor {
     /// Nil for any other record, having noted no more than the general reading would have up to
     /// its first problem: `record` then reads it again with the general scanner, which says
     /// exactly what is wrong, with the same words and offsets.
-    @inline(__always)
     func readOrdinaryRecord(_ scanner: inout JSONScanner) -> (JSONToken, Int)? {
         let bytes = scanner.bytes
-        guard scanner.peek() == UInt8(ascii: "{") else { return nil }
-        let objectStart = scanner.position
-        scanner.position += 1
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        var index = scanner.position
+        JSONScanner.skipBlanks(base, &index, count: count)
+        guard index < count, base[index] == UInt8(ascii: "{") else { return nil }
+        let objectStart = index
+        index += 1
+        JSONScanner.skipBlanks(base, &index, count: count)
         var memberCount = 0
-        if scanner.peek() == UInt8(ascii: "}") {
-            scanner.position += 1
+        if index < count, base[index] == UInt8(ascii: "}") {
+            scanner.position = index + 1
             return (JSONToken(kind: .object, range: objectStart..<scanner.position), 0)
         }
         while true {
+            var escapes = false
             var nonASCII = false
-            guard scanner.peek() == UInt8(ascii: "\""),
-                let key = scanner.scanCheckedString(nonASCII: &nonASCII), !key.hasEscapes,
-                scanner.peek() == UInt8(ascii: ":")
+            guard index < count, base[index] == UInt8(ascii: "\""),
+                let keyEnd = JSONScanner.checkedStringEnd(
+                    base, at: index, count: count, escapes: &escapes, nonASCII: &nonASCII),
+                !escapes
             else { return nil }
-            scanner.position += 1
-            guard let first = scanner.peek() else { return nil }
+            let name = UnsafeBufferPointer(start: base + index + 1, count: keyEnd - index - 2)
+            index = keyEnd
+            JSONScanner.skipBlanks(base, &index, count: count)
+            guard index < count, base[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            JSONScanner.skipBlanks(base, &index, count: count)
+            guard index < count else { return nil }
             let value: JSONToken
-            switch first {
+            switch base[index] {
             case UInt8(ascii: "\""):
-                guard let string = scanner.scanCheckedString(nonASCII: &nonASCII) else { return nil }
-                value = string
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                // Nested values are rare: scanned, then checked, as the general reading does.
-                guard let nested = try? scanner.scanValue(),
-                    JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: bytes[nested.range])) == nil
+                guard
+                    let end = JSONScanner.checkedStringEnd(
+                        base, at: index, count: count, escapes: &escapes, nonASCII: &nonASCII)
                 else { return nil }
-                value = nested
+                value = JSONToken(kind: .string, range: index..<end, hasEscapes: escapes)
+                index = end
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                scanner.position = index
+                guard let number = try? scanner.scanNumber() else { return nil }
+                value = number
+                index = scanner.position
             default:
-                guard let scalar = try? scanner.scanValue() else { return nil }
-                value = scalar
+                // Nested values are rare: scanned, then checked, as the general reading does.
+                scanner.position = index
+                guard let other = try? scanner.scanValue(),
+                    other.kind != .object && other.kind != .array
+                        || JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: bytes[other.range])) == nil
+                else { return nil }
+                value = other
+                index = scanner.position
             }
             memberCount += 1
-            let name = UnsafeBufferPointer(
-                rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
-            guard member(named: name, value: value, in: bytes) == nil else { return nil }
-            guard let next = scanner.peek() else { return nil }
-            scanner.position += 1
+            // Most members are none of the wanted keys, and most specs ask nothing else of them.
+            if wantedKeys.mayHold(name) || asksEveryMember || nonASCII && hasNonASCIIMaskedKeys,
+                member(named: name, readable: count - (name.baseAddress! - base), value: value, in: bytes) != nil
+            {
+                return nil
+            }
+            JSONScanner.skipBlanks(base, &index, count: count)
+            guard index < count else { return nil }
+            let next = base[index]
+            index += 1
             if next == UInt8(ascii: "}") {
-                return (JSONToken(kind: .object, range: objectStart..<scanner.position), memberCount)
+                scanner.position = index
+                return (JSONToken(kind: .object, range: objectStart..<index), memberCount)
             }
             guard next == UInt8(ascii: ",") else { return nil }
+            JSONScanner.skipBlanks(base, &index, count: count)
         }
     }
 
@@ -150,20 +177,26 @@ extension JSONChunkProcessor {
         // The key's bytes are its text unless it has escapes (rare): compared where they lie.
         if key.hasEscapes {
             let text = Array((JSONScanner(bytes).decodeString(key) ?? "").utf8)
-            return text.withUnsafeBufferPointer { member(named: $0, value: value, in: bytes) }
+            return text.withUnsafeBufferPointer { name in
+                member(named: name, readable: name.count, value: value, in: bytes)
+            }
         }
         let name = UnsafeBufferPointer(
             rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
-        return member(named: name, value: value, in: bytes)
+        return member(named: name, readable: bytes.count - (key.range.lowerBound + 1), value: value, in: bytes)
     }
 
+    /// Notes the member whose key is `name` (its text, `readable` bytes readable from its
+    /// start); says what is wrong with it, if anything.
+    @inline(__always)
     func member(
-        named name: UnsafeBufferPointer<UInt8>, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>
+        named name: UnsafeBufferPointer<UInt8>, readable: Int, value: JSONToken,
+        in bytes: UnsafeBufferPointer<UInt8>
     )
         -> RecordProblem?
     {
         var matched = false
-        for wanted in wantedKeys.matches(name, in: bytes) {
+        for wanted in wantedKeys.matches(name, readable: readable) {
             if wanted.added >= 0 {
                 return .addedKeyPresent(plan.addedKeys[wanted.added])
             }
@@ -171,6 +204,17 @@ extension JSONChunkProcessor {
             matched = true
             if let problem = maskedMember(wanted.masked, value) { return problem }
         }
+        guard !matched && hasNonASCIIMaskedKeys || marksFormulasInJSON || writesCSV else { return nil }
+        return unusualMember(named: name, value: value, in: bytes, matched: matched)
+    }
+
+    /// What `member` asks of a member only for some specs and options: another normalization
+    /// of a non-ASCII masked key, formula triggers, CSV columns.
+    @inline(never)
+    func unusualMember(
+        named name: UnsafeBufferPointer<UInt8>, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>,
+        matched: Bool
+    ) -> RecordProblem? {
         if !matched, hasNonASCIIMaskedKeys, name.contains(where: { $0 >= 0x80 }),
             let index = plan.maskedKeys.firstIndex(of: String(decoding: name, as: UTF8.self))
         {

@@ -1,41 +1,59 @@
 // MARK: Strings checked in one pass
 
 extension JSONScanner {
-    /// Scans the string at `position` (its opening quote) and checks its text as `JSONTextCheck`
-    /// does, in the same pass: valid UTF-8, and every `\u` surrogate escape in a pair. Plain
-    /// bytes are skipped eight at a time. `nonASCII` is set when the string holds a byte ≥ 0x80.
+    /// Scans the string whose opening quote is at `start` and checks its text as
+    /// `JSONTextCheck` does, in the same pass: valid UTF-8, and every `\u` surrogate escape in a
+    /// pair. Returns the index just past its closing quote; sets `escapes` when it holds an
+    /// escape and `nonASCII` when it holds a byte ≥ 0x80.
     ///
-    /// Nil (the position then says nothing) for any string the general scan and the text check
-    /// would have something to say about — no closing quote, a control character, a bad escape,
-    /// invalid UTF-8, a lone surrogate — so that the caller lets them say it.
+    /// Nil for any string the general scan and the text check would have something to say about
+    /// — no closing quote, a control character, a bad escape, invalid UTF-8, a lone surrogate —
+    /// so that the caller lets them say it.
+    ///
+    /// Most strings are plain printable ASCII: their scan is inline, one word at a time, and
+    /// only a string with something else in it costs a call.
     @inline(__always)
-    mutating func scanCheckedString(nonASCII: inout Bool) -> JSONToken? {
-        let start = position
-        guard let base = bytes.baseAddress, start < bytes.count, base[start] == UInt8(ascii: "\"") else {
-            return nil
-        }
-        let count = bytes.count
-        var index = start + 1
-        var hasEscapes = false
-        while true {
-            index = Self.firstByteNeedingCare(base, from: index, count: count)
-            guard index < count else { return nil }
+    static func checkedStringEnd(
+        _ base: UnsafePointer<UInt8>, at start: Int, count: Int, escapes: inout Bool, nonASCII: inout Bool
+    ) -> Int? {
+        let index = firstByteNeedingCare(base, from: start + 1, count: count)
+        if index < count, base[index] == UInt8(ascii: "\"") { return index + 1 }
+        return checkedStringEnd(base, from: index, count: count, escapes: &escapes, nonASCII: &nonASCII)
+    }
+
+    /// `checkedStringEnd` from the string's first byte that is not plain printable ASCII.
+    @inline(never)
+    static func checkedStringEnd(
+        _ base: UnsafePointer<UInt8>, from first: Int, count: Int, escapes: inout Bool, nonASCII: inout Bool
+    ) -> Int? {
+        var index = first
+        while index < count {
             let byte = base[index]
-            if byte == UInt8(ascii: "\"") {
-                position = index + 1
-                return JSONToken(kind: .string, range: start..<position, hasEscapes: hasEscapes)
-            }
+            if byte == UInt8(ascii: "\"") { return index + 1 }
             if byte >= 0x80 {
                 guard let length = JSONTextCheck.sequenceLength(base, index, count) else { return nil }
                 nonASCII = true
                 index += length
-                continue
+            } else {
+                guard byte == UInt8(ascii: "\\"), let end = escapeEnd(base, at: index, count: count) else {
+                    return nil  // a control character, or an escape that is not JSON's
+                }
+                escapes = true
+                index = end
             }
-            guard byte == UInt8(ascii: "\\"), let end = Self.escapeEnd(base, at: index, count: count) else {
-                return nil  // a control character, or an escape that is not JSON's
+            index = firstByteNeedingCare(base, from: index, count: count)
+        }
+        return nil
+    }
+
+    /// Moves `index` past blanks (space, tab, LF, CR).
+    @inline(__always)
+    static func skipBlanks(_ base: UnsafePointer<UInt8>, _ index: inout Int, count: Int) {
+        while index < count {
+            switch base[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
             }
-            hasEscapes = true
-            index = end
         }
     }
 

@@ -15,6 +15,9 @@ struct JSONWantedKeys {
         var rest: UnsafePointer<UInt8>
         var masked: Int
         var added: Int
+        /// The index of the next key spelled the same (a key both masked and, wrongly, added),
+        /// or `Int.max`: looking further is needless for nearly every key.
+        var nextSame: Int
     }
 
     /// For each first byte, bit `min(length, 63)` is set when a wanted key has that first byte and
@@ -48,7 +51,8 @@ struct JSONWantedKeys {
             (keys.baseAddress! + index).initialize(
                 to: Key(
                     length: key.bytes.count, head: head, rest: UnsafePointer(storage.baseAddress! + offset + 8),
-                    masked: key.masked, added: key.added))
+                    masked: key.masked, added: key.added,
+                    nextSame: wanted[(index + 1)...].firstIndex { $0.bytes == key.bytes } ?? Int.max))
             offset += key.bytes.count
         }
         for byte in 0...256 {
@@ -73,10 +77,17 @@ struct JSONWantedKeys {
         return word
     }
 
-    /// The wanted keys spelled as `name`'s bytes, which lie in `bytes` (read a word at a time,
-    /// never past `bytes`' end); none for nearly every key of a record.
+    /// Whether a wanted key may be spelled as `name`: false for most keys of a record.
     @inline(__always)
-    func matches(_ name: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Matches {
+    func mayHold(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let first = name.isEmpty ? 0 : Int(name[0])
+        return lengths[first] & Self.lengthBit(name.count) != 0
+    }
+
+    /// The wanted keys spelled as `name`'s bytes; none for nearly every key of a record.
+    /// `readable` bytes from its start may be read (a word at a time, when eight are).
+    @inline(__always)
+    func matches(_ name: UnsafeBufferPointer<UInt8>, readable: Int) -> Matches {
         let count = name.count
         guard let base = name.baseAddress, count > 0 else {
             return Matches(keys: keys, index: from[0], end: lengths[0] & 1 != 0 ? from[1] : from[0], head: 0, name: name)
@@ -86,7 +97,7 @@ struct JSONWantedKeys {
             return Matches(keys: keys, index: 0, end: 0, head: 0, name: name)
         }
         let head: UInt64
-        if base + 8 <= bytes.baseAddress! + bytes.count {
+        if readable >= 8 {
             let word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
             head = count >= 8 ? word : word & ((1 << (8 * UInt64(count))) &- 1)
         } else {
@@ -112,6 +123,7 @@ struct JSONWantedKeys {
                 if key.length == count, key.head == head,
                     count <= 8 || memcmp(key.rest, name.baseAddress! + 8, count - 8) == 0
                 {
+                    index = key.nextSame
                     return key
                 }
             }
