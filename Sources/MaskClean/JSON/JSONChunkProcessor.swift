@@ -59,6 +59,9 @@ final class JSONChunkProcessor: ChunkProcessor {
     let maskedKeysSeen: UnsafeMutableBufferPointer<Bool>
     /// Until the chunk's first record is read, its keys are noted in `result.keysSeen`.
     @exclusivity(unchecked) var notesKeys = false
+    /// Whether ordinary records are read in one pass (`readOrdinaryRecord`); off only in tests
+    /// that hold the general reading up against it.
+    @exclusivity(unchecked) var readsInOnePass = true
 
     /// How reading one record went.
     enum Outcome: Equatable {

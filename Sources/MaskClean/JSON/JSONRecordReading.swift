@@ -12,7 +12,7 @@ extension JSONChunkProcessor {
         for index in csvValues.indices { csvValues[index] = nil }
         formulaInsertions.removeAll(keepingCapacity: true)
         // The first record of a chunk has its keys noted, which only the general reading does.
-        if !notesKeys, let (object, memberCount) = readOrdinaryRecord(&scanner) {
+        if readsInOnePass, !notesKeys, let (object, memberCount) = readOrdinaryRecord(&scanner) {
             if raw != nil, scanner.peek() != nil {
                 return .broken(.textAfterRecord)
             }
@@ -119,7 +119,8 @@ extension JSONChunkProcessor {
                 scanner.position = index
                 guard let other = try? scanner.scanValue(),
                     other.kind != .object && other.kind != .array
-                        || JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: bytes[other.range])) == nil
+                        || JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: bytes[other.range]))
+                            == nil
                 else { return nil }
                 value = other
                 index = scanner.position
@@ -127,7 +128,8 @@ extension JSONChunkProcessor {
             memberCount += 1
             // Most members are none of the wanted keys, and most specs ask nothing else of them.
             if wantedKeys.mayHold(name) || asksEveryMember || nonASCII && hasNonASCIIMaskedKeys,
-                member(named: name, readable: count - (name.baseAddress! - base), value: value, in: bytes) != nil
+                member(named: name, readable: count - (name.baseAddress! - base), value: value, in: bytes)
+                    != nil
             {
                 return nil
             }
@@ -183,7 +185,8 @@ extension JSONChunkProcessor {
         }
         let name = UnsafeBufferPointer(
             rebasing: bytes[(key.range.lowerBound + 1)..<(key.range.upperBound - 1)])
-        return member(named: name, readable: bytes.count - (key.range.lowerBound + 1), value: value, in: bytes)
+        return member(
+            named: name, readable: bytes.count - (key.range.lowerBound + 1), value: value, in: bytes)
     }
 
     /// Notes the member whose key is `name` (its text, `readable` bytes readable from its

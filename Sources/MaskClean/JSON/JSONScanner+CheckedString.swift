@@ -104,25 +104,10 @@ extension JSONScanner {
         return code
     }
 
-    /// The index of the first byte at or after `start` that a string's scan must look at: a
-    /// quote, a backslash, a control character or a byte ≥ 0x80; or `count`.
+    /// The first byte at or after `start` that a string's scan must look at: a quote, a
+    /// backslash, a control character or a byte ≥ 0x80; or `count`.
     @inline(__always)
     static func firstByteNeedingCare(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
-        var index = start
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // Each test is exact for its lowest byte, so the lowest of them all is a true find.
-            let found =
-                ByteSearch.bytes(equalTo: 0x22, in: word) | ByteSearch.bytes(equalTo: 0x5C, in: word)
-                | ByteSearch.controlBytes(in: word) | (word & ByteSearch.highs)
-            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
-            index += 8
-        }
-        while index < count {
-            let byte = base[index]
-            if byte < 0x20 || byte >= 0x80 || byte == 0x22 || byte == 0x5C { return index }
-            index += 1
-        }
-        return index
+        ByteSearch.firstJSONSpecial(base, from: start, count: count, orNonASCII: true)
     }
 }

@@ -50,7 +50,8 @@ struct JSONWantedKeys {
             let head = key.bytes.prefix(8).withUnsafeBufferPointer { Self.head($0.baseAddress, $0.count) }
             (keys.baseAddress! + index).initialize(
                 to: Key(
-                    length: key.bytes.count, head: head, rest: UnsafePointer(storage.baseAddress! + offset + 8),
+                    length: key.bytes.count, head: head,
+                    rest: UnsafePointer(storage.baseAddress! + offset + 8),
                     masked: key.masked, added: key.added,
                     nextSame: wanted[(index + 1)...].firstIndex { $0.bytes == key.bytes } ?? Int.max))
             offset += key.bytes.count
@@ -90,7 +91,8 @@ struct JSONWantedKeys {
     func matches(_ name: UnsafeBufferPointer<UInt8>, readable: Int) -> Matches {
         let count = name.count
         guard let base = name.baseAddress, count > 0 else {
-            return Matches(keys: keys, index: from[0], end: lengths[0] & 1 != 0 ? from[1] : from[0], head: 0, name: name)
+            return Matches(
+                keys: keys, index: from[0], end: lengths[0] & 1 != 0 ? from[1] : from[0], head: 0, name: name)
         }
         let first = Int(base[0])
         guard lengths[first] & Self.lengthBit(count) != 0 else {
