@@ -57,6 +57,8 @@ final class JSONChunkProcessor: ChunkProcessor {
     /// Whether a record of the chunk has each masked key: kept here, not in `result`, so that
     /// noting one is a plain store.
     let maskedKeysSeen: UnsafeMutableBufferPointer<Bool>
+    /// What is wrong with the member `noteMember` last refused.
+    @exclusivity(unchecked) var memberProblem: RecordProblem?
     /// Until the chunk's first record is read, its keys are noted in `result.keysSeen`.
     @exclusivity(unchecked) var notesKeys = false
     /// Whether ordinary records are read in one pass (`readOrdinaryRecord`); off only in tests

@@ -128,8 +128,7 @@ extension JSONChunkProcessor {
             memberCount += 1
             // Most members are none of the wanted keys, and most specs ask nothing else of them.
             if wantedKeys.mayHold(name) || asksEveryMember || nonASCII && hasNonASCIIMaskedKeys,
-                member(named: name, readable: count - (name.baseAddress! - base), value: value, in: bytes)
-                    != nil
+                !noteMember(named: name, readable: count - (name.baseAddress! - base), value: value, in: bytes)
             {
                 return nil
             }
@@ -191,39 +190,48 @@ extension JSONChunkProcessor {
 
     /// Notes the member whose key is `name` (its text, `readable` bytes readable from its
     /// start); says what is wrong with it, if anything.
-    @inline(__always)
     func member(
         named name: UnsafeBufferPointer<UInt8>, readable: Int, value: JSONToken,
         in bytes: UnsafeBufferPointer<UInt8>
-    )
-        -> RecordProblem?
-    {
+    ) -> RecordProblem? {
+        noteMember(named: name, readable: readable, value: value, in: bytes) ? nil : memberProblem
+    }
+
+    /// `member` for the one-pass reading: false when something is wrong with the member, and
+    /// `memberProblem` says what. A Boolean, as most members have nothing wrong: returning an
+    /// optional problem costs more than looking the member up.
+    @inline(__always)
+    func noteMember(
+        named name: UnsafeBufferPointer<UInt8>, readable: Int, value: JSONToken,
+        in bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         var matched = false
         for wanted in wantedKeys.matches(name, readable: readable) {
             if wanted.added >= 0 {
-                return .addedKeyPresent(plan.addedKeys[wanted.added])
+                memberProblem = .addedKeyPresent(plan.addedKeys[wanted.added])
+                return false
             }
             guard wanted.masked >= 0 else { continue }
             matched = true
-            if let problem = maskedMember(wanted.masked, value) { return problem }
+            guard noteMaskedValue(wanted.masked, value) else { return false }
         }
-        guard !matched && hasNonASCIIMaskedKeys || marksFormulasInJSON || writesCSV else { return nil }
-        return unusualMember(named: name, value: value, in: bytes, matched: matched)
+        guard !matched && hasNonASCIIMaskedKeys || marksFormulasInJSON || writesCSV else { return true }
+        return noteUnusualMember(named: name, value: value, in: bytes, matched: matched)
     }
 
-    /// What `member` asks of a member only for some specs and options: another normalization
-    /// of a non-ASCII masked key, formula triggers, CSV columns.
+    /// What `noteMember` asks of a member only for some specs and options: another
+    /// normalization of a non-ASCII masked key, formula triggers, CSV columns.
     @inline(never)
-    func unusualMember(
+    func noteUnusualMember(
         named name: UnsafeBufferPointer<UInt8>, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>,
         matched: Bool
-    ) -> RecordProblem? {
+    ) -> Bool {
         if !matched, hasNonASCIIMaskedKeys, name.contains(where: { $0 >= 0x80 }),
             let index = plan.maskedKeys.firstIndex(of: String(decoding: name, as: UTF8.self))
         {
             // The same key in another Unicode normalization (`tél` as e + U+0301) is the masked
             // key too, as it is in a CSV header: twice in a record, it is ambiguous.
-            if let problem = maskedMember(index, value) { return problem }
+            guard noteMaskedValue(index, value) else { return false }
         }
         if marksFormulasInJSON {
             if value.kind == .string && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1) {
@@ -235,30 +243,35 @@ extension JSONChunkProcessor {
         if writesCSV {
             let text = String(decoding: name, as: UTF8.self)
             guard let column = csvColumnIndex[text] else {
-                return .keyNotAmongColumns(text)
+                memberProblem = .keyNotAmongColumns(text)
+                return false
             }
             // A CSV column holds one value: a second one would be lost, or shift the rest.
             guard csvValues[column] == nil else {
-                return .columnKeyTwice(text)
+                memberProblem = .columnKeyTwice(text)
+                return false
             }
             csvValues[column] = value
         }
-        return nil
+        return true
     }
 
-    /// Notes the value of masked key `index`; says what is wrong with it, if anything.
+    /// Notes the value of masked key `index`; false when it cannot be masked (`memberProblem`
+    /// says why).
     @inline(__always)
-    func maskedMember(_ index: Int, _ value: JSONToken) -> RecordProblem? {
+    func noteMaskedValue(_ index: Int, _ value: JSONToken) -> Bool {
         maskedKeysSeen[index] = true
         guard maskedValues[index] == nil else {
-            return .maskedKeyTwice(plan.maskedKeys[index])
+            memberProblem = .maskedKeyTwice(plan.maskedKeys[index])
+            return false
         }
         switch value.kind {
         case .string, .number, .null:
             maskedValues[index] = value
-            return nil
+            return true
         case .object, .array, .bool:
-            return .maskedKeyHolds(plan.maskedKeys[index], value.kind)
+            memberProblem = .maskedKeyHolds(plan.maskedKeys[index], value.kind)
+            return false
         }
     }
 
