@@ -195,6 +195,13 @@ struct JSONOneReadingTests {
             #"{"id":28,"phone":nul}"#,
             #"{"id":29,"phone":01}"#,
             #"{"id":30,"phone":"5551234567"}"#,
+            // Spanning lines, which NDJSON records may not; blanks and CR around one that does not.
+            "{\"id\":36,\"n\":[1,\n2],\"phone\":\"1\"}",
+            "{\"id\":37,\n\"phone\":\"1\"}",
+            "{\"id\":38,\"n\":[1,\r2],\"phone\":\"1\"} \t\r",
+            "\t {\"id\":39,\"phone\":\"5551234567\"}\r",
+            "  \r",
+            "{\"id\":40,\"phone\":\"5551234567\"} \r x",
         ]
         lines += (0..<24).map {
             #"{"k\#(String(repeating: "x", count: $0))":"\#(String(repeating: "y", count: $0))é","phone":"\#($0)"}"#

@@ -137,6 +137,12 @@ final class JSONChunkProcessor: ChunkProcessor {
         var line = chunk.firstLine
         var start = 0
         while start < bytes.count {
+            if readsInOnePass, !notesKeys, let (outcome, next) = ordinaryLine(bytes, at: start, line: line) {
+                guard outcome != .stop else { return }
+                line += 1
+                start = next
+                continue
+            }
             var end = bytes.count
             if let feed = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
                 end = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self))
@@ -149,7 +155,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[start..<end]))
             guard scanner.peek() != nil else { continue }  // a blank line holds no record
             let raw = bytes[start..<next]
-            switch record(&scanner, line: line, raw: raw) {
+            switch record(&scanner, line: line, raw: raw, onePass: false) {
             case .written, .rejected: continue
             case .stop: return
             case .broken(let problem):

@@ -3,16 +3,15 @@ import Foundation
 /// Reading one JSON record: its members checked against the keys the spec masks, adds and (for
 /// CSV output) writes as columns, before anything of it is written.
 extension JSONChunkProcessor {
-    /// Reads one record at the scanner and writes it out.
-    func record(_ scanner: inout JSONScanner, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>?)
-        -> Outcome
-    {
+    /// Reads one record at the scanner and writes it out; `onePass: false` when the one-pass
+    /// reading has just refused it.
+    func record(
+        _ scanner: inout JSONScanner, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>?, onePass: Bool = true
+    ) -> Outcome {
         let start = scanner.position
-        for index in maskedValues.indices { maskedValues[index] = nil }
-        for index in csvValues.indices { csvValues[index] = nil }
-        formulaInsertions.removeAll(keepingCapacity: true)
+        forgetRecord()
         // The first record of a chunk has its keys noted, which only the general reading does.
-        if readsInOnePass, !notesKeys, let (object, memberCount) = readOrdinaryRecord(&scanner) {
+        if onePass, readsInOnePass, !notesKeys, let (object, memberCount) = readOrdinaryRecord(&scanner) {
             if raw != nil, scanner.peek() != nil {
                 return .broken(.textAfterRecord)
             }
@@ -22,9 +21,7 @@ extension JSONChunkProcessor {
         }
         // Read again from its start, by the scanner that tells what is wrong, if anything.
         scanner.position = start
-        for index in maskedValues.indices { maskedValues[index] = nil }
-        for index in csvValues.indices { csvValues[index] = nil }
-        formulaInsertions.removeAll(keepingCapacity: true)
+        forgetRecord()
         var memberCount = 0
         var problem: RecordProblem?
         let object: JSONToken
@@ -62,6 +59,33 @@ extension JSONChunkProcessor {
         return write(object, memberCount: memberCount, bytes: scanner.bytes, line: line, raw: rawRecord)
     }
 
+    /// Forgets what reading a record noted of its members.
+    @inline(__always)
+    func forgetRecord() {
+        for index in maskedValues.indices { maskedValues[index] = nil }
+        for index in csvValues.indices { csvValues[index] = nil }
+        if !formulaInsertions.isEmpty { formulaInsertions.removeAll(keepingCapacity: true) }
+    }
+
+    /// Reads and writes the NDJSON record on the line at `start` of `bytes` in one pass, when it
+    /// is ordinary and alone on its line: it is read from the chunk as it lies, and where it ends
+    /// says where its line ends, with no search for the line feed first. Returns how it went and
+    /// where the next line starts; nil, having written nothing, for any other line.
+    @inline(__always)
+    func ordinaryLine(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, line: Int) -> (Outcome, next: Int)?
+    {
+        forgetRecord()
+        var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[start...]))
+        guard let (object, memberCount) = readOrdinaryRecord(&scanner, lineFeedEnds: true) else { return nil }
+        let rest = scanner.bytes
+        var end = scanner.position
+        while end < rest.count, rest[end] == 0x20 || rest[end] == 0x09 || rest[end] == 0x0D { end += 1 }
+        guard end == rest.count || rest[end] == 0x0A else { return nil }
+        let next = min(end + 1, rest.count)
+        let outcome = write(object, memberCount: memberCount, bytes: rest, line: line, raw: rest[..<next])
+        return (outcome, start + next)
+    }
+
     /// Reads an ordinary record — an object whose keys have no escapes, whose text passes
     /// `JSONTextCheck` and whose members `member` has nothing to say about — in one pass, each
     /// string checked as it is scanned. Returns the object and its member count, the scanner
@@ -69,17 +93,18 @@ extension JSONChunkProcessor {
     ///
     /// Nil for any other record, having noted no more than the general reading would have up to
     /// its first problem: `record` then reads it again with the general scanner, which says
-    /// exactly what is wrong, with the same words and offsets.
-    func readOrdinaryRecord(_ scanner: inout JSONScanner) -> (JSONToken, Int)? {
+    /// exactly what is wrong, with the same words and offsets. With `lineFeedEnds` (NDJSON read
+    /// from the chunk), a line feed is no blank: a record that spans lines is not ordinary.
+    func readOrdinaryRecord(_ scanner: inout JSONScanner, lineFeedEnds: Bool = false) -> (JSONToken, Int)? {
         let bytes = scanner.bytes
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var index = scanner.position
-        JSONScanner.skipBlanks(base, &index, count: count)
+        JSONScanner.skipBlanks(base, &index, count: count, lineFeedEnds: lineFeedEnds)
         guard index < count, base[index] == UInt8(ascii: "{") else { return nil }
         let objectStart = index
         index += 1
-        JSONScanner.skipBlanks(base, &index, count: count)
+        JSONScanner.skipBlanks(base, &index, count: count, lineFeedEnds: lineFeedEnds)
         var memberCount = 0
         if index < count, base[index] == UInt8(ascii: "}") {
             scanner.position = index + 1
@@ -95,10 +120,10 @@ extension JSONChunkProcessor {
             else { return nil }
             let name = UnsafeBufferPointer(start: base + index + 1, count: keyEnd - index - 2)
             index = keyEnd
-            JSONScanner.skipBlanks(base, &index, count: count)
+            JSONScanner.skipBlanks(base, &index, count: count, lineFeedEnds: lineFeedEnds)
             guard index < count, base[index] == UInt8(ascii: ":") else { return nil }
             index += 1
-            JSONScanner.skipBlanks(base, &index, count: count)
+            JSONScanner.skipBlanks(base, &index, count: count, lineFeedEnds: lineFeedEnds)
             guard index < count else { return nil }
             let value: JSONToken
             switch base[index] {
@@ -121,6 +146,7 @@ extension JSONChunkProcessor {
                     other.kind != .object && other.kind != .array
                         || JSONTextCheck.firstProblem(UnsafeBufferPointer(rebasing: bytes[other.range]))
                             == nil
+                            && !(lineFeedEnds && bytes[other.range].contains(0x0A))
                 else { return nil }
                 value = other
                 index = scanner.position
@@ -128,11 +154,12 @@ extension JSONChunkProcessor {
             memberCount += 1
             // Most members are none of the wanted keys, and most specs ask nothing else of them.
             if wantedKeys.mayHold(name) || asksEveryMember || nonASCII && hasNonASCIIMaskedKeys,
-                !noteMember(named: name, readable: count - (name.baseAddress! - base), value: value, in: bytes)
+                !noteMember(
+                    named: name, readable: count - (name.baseAddress! - base), value: value, in: bytes)
             {
                 return nil
             }
-            JSONScanner.skipBlanks(base, &index, count: count)
+            JSONScanner.skipBlanks(base, &index, count: count, lineFeedEnds: lineFeedEnds)
             guard index < count else { return nil }
             let next = base[index]
             index += 1
@@ -141,7 +168,7 @@ extension JSONChunkProcessor {
                 return (JSONToken(kind: .object, range: objectStart..<index), memberCount)
             }
             guard next == UInt8(ascii: ",") else { return nil }
-            JSONScanner.skipBlanks(base, &index, count: count)
+            JSONScanner.skipBlanks(base, &index, count: count, lineFeedEnds: lineFeedEnds)
         }
     }
 

@@ -46,13 +46,17 @@ extension JSONScanner {
         return nil
     }
 
-    /// Moves `index` past blanks (space, tab, LF, CR).
+    /// Moves `index` past blanks (space, tab, CR, and LF unless `lineFeedEnds`: in NDJSON a
+    /// line feed ends the record).
     @inline(__always)
-    static func skipBlanks(_ base: UnsafePointer<UInt8>, _ index: inout Int, count: Int) {
+    static func skipBlanks(
+        _ base: UnsafePointer<UInt8>, _ index: inout Int, count: Int, lineFeedEnds: Bool = false
+    ) {
         // Most records have no blanks: one test says so.
         while index < count, base[index] <= 0x20 {
             switch base[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A where !lineFeedEnds: index += 1
             default: return
             }
         }
