@@ -195,6 +195,11 @@ struct JSONOneReadingTests {
             #"{"id":28,"phone":nul}"#,
             #"{"id":29,"phone":01}"#,
             #"{"id":30,"phone":"5551234567"}"#,
+            // Numbers of every form, good and bad, masked and not.
+            #"{"id":41,"phone":12a}"#, #"{"id":42,"phone":1.5,"zip":1e5}"#, #"{"id":43,"phone":1E+5}"#,
+            #"{"id":44,"phone":1.}"#, #"{"id":45,"phone":-}"#, #"{"id":46,"phone":-0,"zip":0.10}"#,
+            #"{"id":47,"phone":01}"#, #"{"id":48,"phone":5551234567 }"#, #"{"id":49,"phone":9"#,
+            #"{"id":50,"phone":1e}"#, #"{"id":51,"phone":123456789012345678901234567890}"#,
             // Spanning lines, which NDJSON records may not; blanks and CR around one that does not.
             "{\"id\":36,\"n\":[1,\n2],\"phone\":\"1\"}",
             "{\"id\":37,\n\"phone\":\"1\"}",

@@ -134,7 +134,18 @@ extension JSONChunkProcessor {
                 else { return nil }
                 value = JSONToken(kind: .string, range: index..<end, hasEscapes: escapes)
                 index = end
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            case UInt8(ascii: "1")...UInt8(ascii: "9"):
+                // A plain integer (an id, a count) inline; fractions and exponents by the scanner.
+                var end = index + 1
+                while end < count, base[end] &- UInt8(ascii: "0") < 10 { end += 1 }
+                if end < count, base[end] == UInt8(ascii: ".") || base[end] | 0x20 == UInt8(ascii: "e") {
+                    scanner.position = index
+                    guard (try? scanner.scanNumber()) != nil else { return nil }
+                    end = scanner.position
+                }
+                value = JSONToken(kind: .number, range: index..<end)
+                index = end
+            case UInt8(ascii: "-"), UInt8(ascii: "0"):
                 scanner.position = index
                 guard let number = try? scanner.scanNumber() else { return nil }
                 value = number
