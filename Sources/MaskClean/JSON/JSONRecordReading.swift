@@ -112,7 +112,7 @@ extension JSONChunkProcessor {
         }
         while true {
             var escapes = false
-            var nonASCII = false
+            var nonASCII = false  // in the key
             guard index < count, base[index] == UInt8(ascii: "\""),
                 let keyEnd = JSONScanner.checkedStringEnd(
                     base, at: index, count: count, escapes: &escapes, nonASCII: &nonASCII),
@@ -128,9 +128,10 @@ extension JSONChunkProcessor {
             let value: JSONToken
             switch base[index] {
             case UInt8(ascii: "\""):
+                var valueNonASCII = false
                 guard
                     let end = JSONScanner.checkedStringEnd(
-                        base, at: index, count: count, escapes: &escapes, nonASCII: &nonASCII)
+                        base, at: index, count: count, escapes: &escapes, nonASCII: &valueNonASCII)
                 else { return nil }
                 value = JSONToken(kind: .string, range: index..<end, hasEscapes: escapes)
                 index = end
