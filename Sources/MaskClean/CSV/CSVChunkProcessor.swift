@@ -45,13 +45,11 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
     // The record being parsed.
     @exclusivity(unchecked) var fieldIndex = 0
     @exclusivity(unchecked) var recordOutputStart = 0
-    /// The masked cells' bytes, back to back, and where each spec column's cell lies in them.
+    /// The masked cells' bytes, back to back, where copied cells lie (`MaskedCell.range`).
     @exclusivity(unchecked) var maskedBytes = ByteBuffer()
-    @exclusivity(unchecked) var maskedRanges: [Range<Int>]
-    /// Each spec column's cell where it lies: in the chunk itself when a plain line gave it as it
-    /// is (no copy: a 30 MB cell is not held twice), else in `maskedBytes` at its range.
-    @exclusivity(unchecked) var maskedCells: [UnsafeBufferPointer<UInt8>]
-    @exclusivity(unchecked) var maskedInChunk: [Bool]
+    /// Each spec column's cell of the record being read. Plain memory, written for every masked
+    /// field: an array would be checked for uniqueness on every write.
+    let masked: UnsafeMutableBufferPointer<MaskedCell>
     /// For each input field, the spec column that replaces it, or -1.
     let replacingColumn: [Int]
     /// The record's fields that a column replaces: where each goes in the output, and its index.
@@ -84,9 +82,12 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
             replacing[field] = column
         }
         self.replacingColumn = replacing
-        self.maskedRanges = Array(repeating: 0..<0, count: columns.count)
-        self.maskedCells = Array(repeating: UnsafeBufferPointer(start: nil, count: 0), count: columns.count)
-        self.maskedInChunk = Array(repeating: false, count: columns.count)
+        self.masked = .allocate(capacity: columns.count)
+        masked.initialize(repeating: MaskedCell())
+    }
+
+    deinit {
+        masked.deallocate()
     }
 
     func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
@@ -253,4 +254,13 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
         recordOutputStart = output.count
         maskedBytes.truncate(to: 0)
     }
+}
+
+/// A spec column's cell of the record being read.
+struct MaskedCell {
+    /// Where it lies: in the chunk itself when a plain line gave it as it is (no copy: a 30 MB
+    /// cell is not held twice), else in `maskedBytes` at `range` once the record has ended.
+    var cell = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    var range = 0..<0
+    var inChunk = false
 }
