@@ -25,28 +25,24 @@ final class CellMasker {
     /// The current record's premasked cells, by column, and the bytes they point into.
     @exclusivity(unchecked) private var premasked: [Premasked?]
     private let premaskedBytes = ByteBuffer()
-    // A masker belongs to one worker; exclusivity is checked statically.
-    @exclusivity(unchecked) private(set) var stats: [ColumnStats]
+    /// The chunk's counts per column, in plain memory: counting a cell must not check an array
+    /// for uniqueness. A masker belongs to one worker.
+    private let columnStats: UnsafeMutableBufferPointer<ColumnStats>
 
-    /// The status column's texts, allocated once and never freed: written for every cell, read by
-    /// every worker, changed by none.
-    nonisolated(unsafe) private static let statusTexts: [UnsafeBufferPointer<UInt8>] = CellStatus.allCases.map
-    {
-        let bytes = Array($0.rawValue.utf8)
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = storage.initialize(from: bytes)
-        return UnsafeBufferPointer(storage)
-    }
+    /// The chunk's counts per column so far.
+    var stats: [ColumnStats] { Array(columnStats) }
 
-    /// The status column's text.
+    /// The status column's text: static text, reached without a lazily made global.
     @inline(__always)
     static func statusText(_ status: CellStatus) -> UnsafeBufferPointer<UInt8> {
+        let text: StaticString
         switch status {
-        case .complete: return statusTexts[0]
-        case .lossy: return statusTexts[1]
-        case .incomplete: return statusTexts[2]
-        case .empty: return statusTexts[3]
+        case .complete: text = "complete"
+        case .lossy: text = "lossy"
+        case .incomplete: text = "incomplete"
+        case .empty: text = "empty"
         }
+        return UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     init(columns: [ColumnSpec]) {
@@ -54,14 +50,22 @@ final class CellMasker {
         self.masks = columns.map(\.mask)
         self.maskReferences = masks.map { Unmanaged.passUnretained($0) }
         self.addedCells = columns.map(AddedCells.init)
-        self.stats = columns.map { ColumnStats(formats: $0.formats.count) }
+        self.columnStats = .allocate(capacity: columns.count)
+        _ = columnStats.initialize(from: columns.map { ColumnStats(formats: $0.formats.count) })
         self.replaces = columns.contains { $0.replace != nil }
         self.trims = columns.map(\.trim)
         self.premasked = Array(repeating: nil, count: columns.count)
     }
 
+    deinit {
+        columnStats.deinitialize()
+        columnStats.deallocate()
+    }
+
     func resetStats() {
-        stats = columns.map { ColumnStats(formats: $0.formats.count) }
+        for (index, column) in columns.enumerated() {
+            columnStats[index] = ColumnStats(formats: column.formats.count)
+        }
     }
 
     /// Masks one non-empty cell of column `column` (an index into `columns`) and counts it.
@@ -69,14 +73,14 @@ final class CellMasker {
     func mask(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> CellOutcome {
         let buffer = buffer
         let outcome = maskReferences[column]._withUnsafeGuaranteedRef { $0.apply(utf8: value, into: buffer) }
-        stats[column].count(
+        columnStats[column].count(
             outcome.status, format: outcome.chosen, dropped: outcome.counts.droppedDataCharacters, row: row
         ) { Sample.shown(value) }
         return outcome
     }
 
     func countEmpty(column: Int, row: Int) {
-        stats[column].count(.empty, format: 0, dropped: 0, row: row) { "" }
+        columnStats[column].count(.empty, format: 0, dropped: 0, row: row) { "" }
     }
 
     /// The value masking sees: with `trim`, without leading and trailing white space.
