@@ -38,13 +38,14 @@ extension CellMasker {
         var status = CellStatus.empty
         var formatted = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var extracted = formatted
-        var template: [UInt8] = []
+        // Nil unless the column has a template: an empty array would be released for every cell.
+        var template: [UInt8]?
         if replaces, let cell = takePremasked(index) {
             // Masked ahead of its record, because its value replaced the input's.
             status = cell.status
             formatted = UnsafeBufferPointer(rebasing: premaskedText[cell.formatted])
             extracted = UnsafeBufferPointer(rebasing: premaskedText[cell.extracted])
-            template = cell.template ?? []
+            template = cell.template
         } else {
             let value = maskedValue(value, column: index)
             if value.isEmpty {
@@ -77,9 +78,7 @@ extension CellMasker {
             separator = true
         }
         if added.template {
-            template.withUnsafeBufferPointer {
-                encoder.cell($0, outputColumn: column, separator: separator, &out)
-            }
+            encoder.cell(template ?? [], outputColumn: column, separator: separator, &out)
             column += 1
         }
         return column
