@@ -38,14 +38,14 @@ extension CellMasker {
         var status = CellStatus.empty
         var formatted = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var extracted = formatted
-        // Nil unless the column has a template: an empty array would be released for every cell.
-        var template: [UInt8]?
+        // Plain bytes, not an array: an array here would be released for every cell.
+        var template = formatted
         if replaces, let cell = takePremasked(index) {
             // Masked ahead of its record, because its value replaced the input's.
             status = cell.status
             formatted = UnsafeBufferPointer(rebasing: premaskedText[cell.formatted])
             extracted = UnsafeBufferPointer(rebasing: premaskedText[cell.extracted])
-            template = cell.template
+            if let text = cell.template { template = keepTemplate(text) }
         } else {
             let value = maskedValue(value, column: index)
             if value.isEmpty {
@@ -55,7 +55,7 @@ extension CellMasker {
                 status = outcome.status
                 formatted = buffer.formatted
                 extracted = buffer.extracted
-                if added.template { template = self.template(column: index, outcome: outcome) }
+                if added.template { template = keepTemplate(self.template(column: index, outcome: outcome)) }
             }
         }
         // Plain code, no local function: one capturing the column would box it on the heap per
@@ -78,7 +78,7 @@ extension CellMasker {
             separator = true
         }
         if added.template {
-            encoder.cell(template ?? [], outputColumn: column, separator: separator, &out)
+            encoder.cell(template, outputColumn: column, separator: separator, &out)
             column += 1
         }
         return column

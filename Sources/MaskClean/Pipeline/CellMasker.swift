@@ -25,6 +25,8 @@ final class CellMasker {
     /// The current record's premasked cells, by column, and the bytes they point into.
     @exclusivity(unchecked) private var premasked: [Premasked?]
     private let premaskedBytes = ByteBuffer()
+    /// The template cell's text for the cell being written.
+    private let templateBytes = ByteBuffer()
     /// The chunk's counts per column, in plain memory: counting a cell must not check an array
     /// for uniqueness. A masker belongs to one worker.
     private let columnStats: UnsafeMutableBufferPointer<ColumnStats>
@@ -132,6 +134,13 @@ final class CellMasker {
     func endPremaskedRecord() {
         for index in premasked.indices { premasked[index] = nil }
         premaskedBytes.truncate(to: 0)
+    }
+
+    /// Keeps `text` as the template cell's text until the next cell's.
+    func keepTemplate(_ text: [UInt8]) -> UnsafeBufferPointer<UInt8> {
+        templateBytes.truncate(to: 0)
+        templateBytes.append(text)
+        return templateBytes.bytes
     }
 
     /// The template column's text for the cell just masked.
