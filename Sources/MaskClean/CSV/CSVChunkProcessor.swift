@@ -107,7 +107,8 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
     func process(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
         guard let base = bytes.baseAddress else { return }
         let hasNUL = memchr(base, 0, bytes.count) != nil
-        let hasCR = memchr(base, 0x0D, bytes.count) != nil
+        // Held once for the chunk: the lazy property's getter retained it for every line.
+        let parser = self.parser
         var line = chunk.firstLine
         recordLine = line
         recordStart = 0
@@ -116,6 +117,9 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
         // export whose records end with bare CRs, searching the rest of the chunk for every
         // record made a chunk quadratic.
         var nextFeed = -1
+        // The next CR at or after `lineStart` (`Int.max` for none), kept the same way: most lines
+        // hold none, and one search per line cost as much as the search for its line feed.
+        var nextCR = -1
         while lineStart < bytes.count {
             if nextFeed < lineStart {
                 nextFeed =
@@ -126,7 +130,13 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
             var lineEnd = min(nextFeed + 1, bytes.count)
             // Fed up to a bare CR (`CSVParser.pieceEnd`); lines are still counted by LF.
             var endsLine = lineEnd < bytes.count || bytes.last == 0x0A
-            if hasCR, let pieceEnd = CSVParser.pieceEnd(bytes, from: lineStart, before: lineEnd) {
+            if nextCR < lineStart {
+                nextCR =
+                    memchr(base + lineStart, 0x0D, bytes.count - lineStart).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? Int.max
+            }
+            if let pieceEnd = CSVParser.pieceEnd(bytes, firstCR: nextCR, before: lineEnd) {
                 lineEnd = pieceEnd
                 endsLine = false
             }
