@@ -201,9 +201,32 @@ enum UnicodeWhiteSpace {
 extension UnsafeBufferPointer<UInt8> {
     /// Valid UTF-8: plain ASCII at once, anything else checked by the standard library.
     var isValidUTF8: Bool {
-        var seen: UInt8 = 0
-        for byte in self { seen |= byte }
-        if seen < 0x80 { return true }
-        return String(validating: self, as: UTF8.self) != nil
+        isASCII || String(validating: self, as: UTF8.self) != nil
+    }
+
+    /// No byte of 0x80 or above: eight bytes at a time, the last word ending with the value (it
+    /// may read some bytes twice), as every masked cell is checked.
+    @inline(__always)
+    var isASCII: Bool {
+        guard let base = baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        guard count >= 8 else {
+            guard count >= 4 else {
+                var seen: UInt8 = 0
+                for index in 0..<count { seen |= base[index] }
+                return seen < 0x80
+            }
+            let words =
+                raw.loadUnaligned(as: UInt32.self)
+                | raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            return words & 0x8080_8080 == 0
+        }
+        var seen = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        var index = 0
+        while index + 8 < count {
+            seen |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        return seen & ByteSearch.highs == 0
     }
 }
