@@ -4,13 +4,15 @@ import Testing
 
 @testable import MaskClean
 
-/// Plain lines split without libcsv, one search per delimiter and one per quote: a line must come
-/// out as libcsv reads it wherever its fields, quotes and delimiters fall, whatever the delimiter.
-@Suite("CSV plain lines split without libcsv")
+/// Records split without libcsv (a line, or lines a quoted field carries on over), one search per
+/// delimiter and one per quote: a record must come out as libcsv reads it wherever its fields,
+/// quotes and delimiters fall, whatever the delimiter.
+@Suite("CSV records split without libcsv")
 struct CSVPlainLineTests {
     /// Lines whose fields have every length from 0 to 17, so that fields, quotes and delimiters
-    /// fall at every place in a word or vector: plain, quoted without need, quoted with the delimiter or a
-    /// doubled quote, holding a stray quote, non-ASCII, invalid UTF-8, and broken quoting.
+    /// fall at every place in a word or vector: plain, quoted without need, quoted with the
+    /// delimiter or a doubled quote, holding a stray quote, non-ASCII, invalid UTF-8, broken
+    /// quoting, and quoted fields over more lines.
     static func straddlingLines(delimiter: String) -> [UInt8] {
         let d = delimiter
         var bytes = Array("id\(d)phone\(d)note\n".utf8)
@@ -18,7 +20,7 @@ struct CSVPlainLineTests {
             let pad = String(repeating: "x", count: row % 18)
             let phone = ["5551234567", "(555) 123-4567", "\"555-1234\"", "555\(pad)1234", "\"55\"\"5\""][
                 row % 5]
-            switch row % 10 {
+            switch row % 15 {
             case 0: bytes += "\(row)\(d)\(phone)\(d)\(pad)\n".utf8
             case 1: bytes += "\(row)\(pad)\(d)\(phone)\(d)\"\(pad)\(d)\(pad)\"\n".utf8
             case 2: bytes += "\(row)\(d)\(phone)\(d)\(pad)\"inch\r\n".utf8
@@ -29,6 +31,14 @@ struct CSVPlainLineTests {
             case 8: bytes += "\(row)\(d)12\"\(pad)\(d)\"q\(d)\(pad)\"\n".utf8
             // Empty last fields, quoted and not.
             case 9: bytes += "\(row)\(d)\(phone)\(d)\"\"\n\(row)\(d)\(pad)\(d)\n".utf8
+            // Records over more lines, read whole: doubled quotes and CRLF in a quoted field; a
+            // CR in one, then a bare CR ending the record; text after a closing quote; too few
+            // fields; invalid UTF-8 in the masked field.
+            case 10: bytes += "\(row)\(d)\(phone)\(d)\"one \(pad)\n\"\"two\"\"\r\nthree\"\n".utf8
+            case 11: bytes += "\(row)\(d)\"\(pad)\r\(pad)\"\(d)\"x\ny\"\r".utf8
+            case 12: bytes += "\(row)\(d)\(phone)\(d)\"a\n\(pad)\"junk\n".utf8
+            case 13: bytes += "\(row)\(d)\"a\n\(pad)b\"\n".utf8
+            case 14: bytes += [UInt8]("\(row)\(d)\"555\n".utf8) + [0xFF] + Array("\(pad)\"\(d)x\n".utf8)
             case 6: bytes += [UInt8]("\(row)\(d)\(pad)555".utf8) + [0xE9] + Array("1234\(d)x\n".utf8)
             default: bytes += "\"\(row)\"\(d)\(phone)\(d)\"\"\"\(pad)\"\"\"\n".utf8
             }
@@ -37,7 +47,7 @@ struct CSVPlainLineTests {
     }
 
     @Test(
-        "plain lines split without libcsv come out as libcsv reads them",
+        "records split without libcsv come out as libcsv reads them",
         arguments: [",", "\t", ";"], [9, 1 << 20])
     func splitAsLibcsv(delimiter: String, chunkSize: Int) throws {
         let folder = try TemporaryFolder()

@@ -152,6 +152,8 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
             var problem: RecordProblem?
             // A record that ended in this line was counted when it ended; one cut short was not.
             var counted = false
+            // The record was read whole, over more lines than this one, up to `lineEnd`.
+            var spansLines = false
             if hasNUL, memchr(base + lineStart, 0, lineEnd - lineStart) != nil {
                 problem = .nulByte
             } else if lineEnd - recordStart > plan.maximumRecordBytes {
@@ -159,6 +161,15 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
             } else if plan.splitsPlainLines, parser.isBetweenRecords,
                 splitLine(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
             {
+                if !badRecords.isEmpty {
+                    problem = badRecords[0]
+                    counted = true
+                }
+            } else if plan.splitsPlainLines, parser.isBetweenRecords,
+                let end = splitLines(bytes, from: lineStart, hasNUL: hasNUL)
+            {
+                lineEnd = end
+                spansLines = true
                 if !badRecords.isEmpty {
                     problem = badRecords[0]
                     counted = true
@@ -180,7 +191,11 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
                 recordLine = line
                 continue
             }
-            if endsLine { line += 1 }
+            if spansLines {
+                line += UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]).count { $0 == 0x0A }
+            } else if endsLine {
+                line += 1
+            }
             if parser.isBetweenRecords {
                 recordLine = line
                 recordStart = lineEnd

@@ -12,7 +12,10 @@ extension CSVChunkProcessor {
     ///
     /// False, having written nothing, for a line libcsv must read: a quoted field that goes on
     /// past the line, or a quote where strict CSV has none (libcsv then says what is wrong).
-    func splitLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    ///
+    /// `spansLines`: the record goes on over more lines (its quoted fields hold line breaks), and
+    /// a quoted field holding a line break or a CR keeps its quotes.
+    func splitLine(_ line: UnsafeBufferPointer<UInt8>, spansLines: Bool = false) -> Bool {
         var count = line.count
         if count > 0 && line[count - 1] == 0x0A { count -= 1 }
         if count > 0 && line[count - 1] == 0x0D { count -= 1 }
@@ -51,7 +54,11 @@ extension CSVChunkProcessor {
                     break
                 }
                 guard end == count || base[end] == delimiter else { return abandonLine() }
-                if !doubledQuotes && memchr(base + text.lowerBound, Int32(delimiter), text.count) == nil {
+                if !doubledQuotes && memchr(base + text.lowerBound, Int32(delimiter), text.count) == nil
+                    && !(spansLines
+                        && Self.holdsLineBreak(
+                            UnsafeBufferPointer(start: base + text.lowerBound, count: text.count)))
+                {
                     // Quoted without need: the encoder would write it bare.
                     output.append(UnsafeBufferPointer(start: base + copied, count: start - copied))
                     output.append(UnsafeBufferPointer(start: base + text.lowerBound, count: text.count))
@@ -99,6 +106,28 @@ extension CSVChunkProcessor {
         fieldIndex = field
         endRecord()
         return true
+    }
+
+    /// Reads a record whose quoted field goes on over more lines (a note with line breaks)
+    /// without libcsv, as `splitLine` reads a line: from `start` to the record's end, which the
+    /// boundary scanner finds by libcsv's rules. Returns that end; nil, having written nothing,
+    /// for a record libcsv must read, and for one too long or holding a NUL, which the line
+    /// path reports at the line where it shows.
+    func splitLines(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, hasNUL: Bool) -> Int? {
+        var splitter = CSVSplitter(delimiter: plan.delimiter)
+        let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+        guard let boundary = splitter.scanToFirstBoundary(rest).boundary,
+            start + boundary - recordStart <= plan.maximumRecordBytes
+        else { return nil }
+        let record = UnsafeBufferPointer(rebasing: rest[..<boundary])
+        if hasNUL, let base = record.baseAddress, memchr(base, 0, record.count) != nil { return nil }
+        return splitLine(record, spansLines: true) ? start + boundary : nil
+    }
+
+    /// Whether `text` holds a line feed or a CR.
+    static func holdsLineBreak(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return false }
+        return memchr(base, 0x0A, text.count) != nil || memchr(base, 0x0D, text.count) != nil
     }
 
     /// Takes back what `splitLine` wrote of a record it leaves to libcsv.
