@@ -20,7 +20,9 @@ final class RecordEncoder: @unchecked Sendable {
     private let quotedNameEnds: UnsafeMutableBufferPointer<Int>
     // The layout unpacked once: matching its payload for every cell would cost more than the cell.
     let isCSV: Bool
-    private let delimiter: UInt8
+    let delimiter: UInt8
+    /// CSV out with no formula escaping: a field that needs no quotes is written as it is.
+    let writesPlainCSV: Bool
     /// The CSV record terminator, in plain memory: ending a record must not reach into an array.
     private let terminator: UnsafeMutableBufferPointer<UInt8>
 
@@ -36,6 +38,7 @@ final class RecordEncoder: @unchecked Sendable {
             self.isCSV = false
             self.delimiter = UInt8(ascii: ",")
         }
+        writesPlainCSV = isCSV && !escapeFormulas
         terminator = .allocate(capacity: terminatorBytes.count)
         _ = terminator.initialize(from: terminatorBytes)
         var names: [UInt8] = []

@@ -67,13 +67,26 @@ extension CellMasker {
             column += 1
             separator = true
         }
+        // The extracted and status cells of CSV are written here, not through the encoder: its
+        // calls past the first are not inlined into a record's writing, and a call per cell
+        // cost more than the cell.
         if added.extracted {
-            encoder.cell(extracted, outputColumn: column, separator: separator, &out)
+            if separator && encoder.writesPlainCSV
+                && !CSVFieldEncoder.needsQuotes(extracted, delimiter: encoder.delimiter)
+            {
+                out.append(encoder.delimiter, then: extracted)
+            } else {
+                encoder.cell(extracted, outputColumn: column, separator: separator, &out)
+            }
             column += 1
             separator = true
         }
         if added.status {
-            encoder.plainCell(Self.statusText(status), outputColumn: column, separator: separator, &out)
+            if separator && encoder.isCSV {
+                out.append(encoder.delimiter, then: Self.statusText(status))
+            } else {
+                encoder.plainCell(Self.statusText(status), outputColumn: column, separator: separator, &out)
+            }
             column += 1
             separator = true
         }
