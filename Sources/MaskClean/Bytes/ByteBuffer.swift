@@ -69,8 +69,24 @@ final class ByteBuffer: ByteSink, @unchecked Sendable {
 
     @inline(__always)
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        guard bytes.count > 0 else { return }
         reserve(bytes.count)
+        appendInRoom(bytes)
+    }
+
+    /// Appends `byte`, then `bytes`, making room once: a separator and a short cell.
+    @inline(__always)
+    func append(_ byte: UInt8, then bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(1 + bytes.count)
+        base[count] = byte
+        count += 1
+        appendInRoom(bytes)
+    }
+
+    /// Appends `bytes`, for which there is room.
+    @inline(__always)
+    private func appendInRoom(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         let target = UnsafeMutableRawPointer(base + count)
         let length = bytes.count
         // Most cells are a few bytes: two overlapping word copies cost less than a call to memcpy.

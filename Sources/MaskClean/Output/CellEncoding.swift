@@ -28,20 +28,32 @@ extension CSVFieldEncoder {
     static func needsQuotes(_ field: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> Bool {
         guard let base = field.baseAddress else { return false }
         let count = field.count
+        guard count >= 8 else { return holdsSpecial(base, 0..<count, delimiter: delimiter) }
+        // Whole words, the last one ending at the field's end (it may read some bytes twice).
         var index = 0
-        while index + 8 <= count {
+        while true {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            if ByteSearch.bytes(equalTo: delimiter, in: word) | ByteSearch.bytes(equalTo: 0x22, in: word)
-                | ByteSearch.bytes(equalTo: 0x0A, in: word) | ByteSearch.bytes(equalTo: 0x0D, in: word) != 0
-            {
+            // One test for every control byte stands for two (LF, CR); a word it flags for
+            // another (a tab) is looked at byte by byte.
+            let candidates =
+                ByteSearch.controlBytes(in: word) | ByteSearch.bytes(equalTo: 0x22, in: word)
+                | ByteSearch.bytes(equalTo: delimiter, in: word)
+            if candidates != 0 && holdsSpecial(base, index..<(index + 8), delimiter: delimiter) {
                 return true
             }
-            index += 8
+            guard index + 8 < count else { return false }
+            index = min(index + 8, count - 8)
         }
-        while index < count {
+    }
+
+    /// Whether `base[range]` holds the delimiter, a quote, CR or LF.
+    @inline(__always)
+    private static func holdsSpecial(_ base: UnsafePointer<UInt8>, _ range: Range<Int>, delimiter: UInt8)
+        -> Bool
+    {
+        for index in range {
             let byte = base[index]
             if byte == delimiter || byte == 0x22 || byte == 0x0A || byte == 0x0D { return true }
-            index += 1
         }
         return false
     }

@@ -20,18 +20,27 @@ final class RecordEncoder: @unchecked Sendable {
     private let quotedNameEnds: UnsafeMutableBufferPointer<Int>
     // The layout unpacked once: matching its payload for every cell would cost more than the cell.
     let isCSV: Bool
-    private let delimiter: UInt8
+    let delimiter: UInt8
+    /// CSV out with no formula escaping: a field that needs no quotes is written as it is.
+    let writesPlainCSV: Bool
+    /// The CSV record terminator, in plain memory: ending a record must not reach into an array.
+    private let terminator: UnsafeMutableBufferPointer<UInt8>
 
     init(layout: Layout, escapeFormulas: Bool, columnNames: [String]) {
         self.layout = layout
         self.escapeFormulas = escapeFormulas
-        if case .csv(let delimiter, _) = layout {
+        var terminatorBytes: [UInt8] = []
+        if case .csv(let delimiter, let terminator) = layout {
             self.isCSV = true
             self.delimiter = delimiter
+            terminatorBytes = terminator
         } else {
             self.isCSV = false
             self.delimiter = UInt8(ascii: ",")
         }
+        writesPlainCSV = isCSV && !escapeFormulas
+        terminator = .allocate(capacity: terminatorBytes.count)
+        _ = terminator.initialize(from: terminatorBytes)
         var names: [UInt8] = []
         var ends: [Int] = []
         for name in columnNames {
@@ -48,6 +57,7 @@ final class RecordEncoder: @unchecked Sendable {
     deinit {
         quotedNames.deallocate()
         quotedNameEnds.deallocate()
+        terminator.deallocate()
     }
 
     /// The name of output column `column` as a JSON string followed by `:`.
@@ -81,7 +91,7 @@ final class RecordEncoder: @unchecked Sendable {
 
     func endRecord<Sink: ByteSink>(_ out: inout Sink) {
         switch layout {
-        case .csv(_, let terminator): terminator.withUnsafeBufferPointer { out.append($0) }
+        case .csv: out.append(UnsafeBufferPointer(terminator))
         case .json(let array):
             out.append(UInt8(ascii: "}"))
             if !array { out.append(0x0A) }

@@ -38,13 +38,14 @@ extension CellMasker {
         var status = CellStatus.empty
         var formatted = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var extracted = formatted
-        var template: [UInt8] = []
+        // Plain bytes, not an array: an array here would be released for every cell.
+        var template = formatted
         if replaces, let cell = takePremasked(index) {
             // Masked ahead of its record, because its value replaced the input's.
             status = cell.status
             formatted = UnsafeBufferPointer(rebasing: premaskedText[cell.formatted])
             extracted = UnsafeBufferPointer(rebasing: premaskedText[cell.extracted])
-            template = cell.template ?? []
+            if let text = cell.template { template = keepTemplate(text) }
         } else {
             let value = maskedValue(value, column: index)
             if value.isEmpty {
@@ -54,7 +55,7 @@ extension CellMasker {
                 status = outcome.status
                 formatted = buffer.formatted
                 extracted = buffer.extracted
-                if added.template { template = self.template(column: index, outcome: outcome) }
+                if added.template { template = keepTemplate(self.template(column: index, outcome: outcome)) }
             }
         }
         // Plain code, no local function: one capturing the column would box it on the heap per
@@ -66,20 +67,31 @@ extension CellMasker {
             column += 1
             separator = true
         }
+        // The extracted and status cells of CSV are written here, not through the encoder: its
+        // calls past the first are not inlined into a record's writing, and a call per cell
+        // cost more than the cell.
         if added.extracted {
-            encoder.cell(extracted, outputColumn: column, separator: separator, &out)
+            if separator && encoder.writesPlainCSV
+                && !CSVFieldEncoder.needsQuotes(extracted, delimiter: encoder.delimiter)
+            {
+                out.append(encoder.delimiter, then: extracted)
+            } else {
+                encoder.cell(extracted, outputColumn: column, separator: separator, &out)
+            }
             column += 1
             separator = true
         }
         if added.status {
-            encoder.plainCell(Self.statusText(status), outputColumn: column, separator: separator, &out)
+            if separator && encoder.isCSV {
+                out.append(encoder.delimiter, then: Self.statusText(status))
+            } else {
+                encoder.plainCell(Self.statusText(status), outputColumn: column, separator: separator, &out)
+            }
             column += 1
             separator = true
         }
         if added.template {
-            template.withUnsafeBufferPointer {
-                encoder.cell($0, outputColumn: column, separator: separator, &out)
-            }
+            encoder.cell(template, outputColumn: column, separator: separator, &out)
             column += 1
         }
         return column
