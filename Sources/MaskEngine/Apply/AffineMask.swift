@@ -13,6 +13,13 @@ public final class AffineMask: Sendable {
     private let programs: [Unmanaged<Program>]
     private let primaryProgram: Program
     private let literalByteCount: Int
+    /// For each format, an earlier one it shares its first steps with, and how many it shares
+    /// (0: none). A value whose walk through that earlier format never reached past those steps
+    /// walks this one the same way, so this one can only tie with it.
+    private let twins: [Twin]
+    /// For each format, the most characters that format or any after it can consume (each step
+    /// takes at most one; an ellipsis any number): bounds what the rest can still score.
+    private let consumableFrom: [Int]
 
     public init(
         primary: Mask, alternatives: [Mask] = [], strategy: AffinityStrategy = .wholeString,
@@ -24,6 +31,13 @@ public final class AffineMask: Sendable {
         self.strategy = strategy
         self.autocomplete = autocomplete
         self.literalByteCount = masks.map(\.program.literalByteCount).max() ?? 0
+        let programs = masks.map(\.program)
+        self.twins = programs.indices.map { Twin.best(for: $0, among: programs) }
+        var consumableFrom = programs.map(\.consumableCount) + [0]
+        for index in programs.indices.reversed() {
+            consumableFrom[index] = max(consumableFrom[index], consumableFrom[index + 1])
+        }
+        self.consumableFrom = consumableFrom
     }
 
     /// Compiles input-mask formats; the error says which format failed.
@@ -112,14 +126,38 @@ public final class AffineMask: Sendable {
             }
             return CellOutcome(chosen: chosen, counts: counts)
         }
+        return choose(input, plain: plain, buffer: buffer)
+    }
+
+    /// Tries the formats in order, keeping the best so far. A format is skipped, never walked,
+    /// when it cannot score above the best: its bound is no higher (`bound(consumable:)`), or it
+    /// shares the steps the value's walk through an earlier format stayed within (`Twin`).
+    /// Either way it could at most tie, and a tie goes to the format listed first.
+    private func choose(_ input: UnsafeBufferPointer<UInt8>, plain: Bool, buffer: ApplyBuffer) -> CellOutcome
+    {
+        let trials = buffer.trials(programs.count)
         var chosen = 0
         var best = Int.min
         var bestCounts: ApplyCounts?
-        for (index, program) in programs.enumerated() {
-            let (counts, score) = program._withUnsafeGuaranteedRef { program in
+        for index in programs.indices {
+            if index > 0 {
+                if bound(consumable: consumableFrom[index], input: input, plain: plain) <= best { break }
+                if bound(
+                    consumable: programs[index]._withUnsafeGuaranteedRef(\.consumableCount), input: input,
+                    plain: plain)
+                    <= best || twinTies(twins[index], trials, plain: plain)
+                {
+                    trials[index].reach = Int.max
+                    continue
+                }
+            }
+            let (counts, score) = programs[index]._withUnsafeGuaranteedRef { program in
                 let counts = buffer.applyToSpare(program, input, autocomplete, plain)
                 return (counts, self.score(counts, of: program, input: input, buffer: buffer))
             }
+            trials[index] = FormatTrial(
+                reach: counts.reach, score: score, formattedBeforeTail: counts.formattedBeforeTail,
+                status: counts.status)
             if bestCounts == nil || score > best {
                 best = score
                 chosen = index
@@ -128,6 +166,56 @@ public final class AffineMask: Sendable {
             }
         }
         return CellOutcome(chosen: chosen, counts: bestCounts!)
+    }
+
+    /// The highest score a format that can consume at most `consumable` characters can get for
+    /// this value. Every character is either consumed (+1 to affinity) or dropped (−1), and every
+    /// other term is a penalty, so affinity is at most `2 × consumed − characters`. Without plain
+    /// ASCII the bytes stand in for the characters: an upper bound of the count, which is all
+    /// the bound needs there (affinity never exceeds the characters consumed).
+    @inline(__always)
+    private func bound(consumable: Int, input: UnsafeBufferPointer<UInt8>, plain: Bool) -> Int {
+        let characters = input.count
+        switch strategy {
+        case .wholeString, .bestStatus:
+            let affinity =
+                !plain || characters <= consumable ? characters : 2 * consumable - characters
+            // bestStatus ranks by status first: at best complete.
+            return strategy == .bestStatus ? 2 << 40 + affinity : affinity
+        case .prefix:
+            // The formatted value's common start with the value is at most the value.
+            return characters
+        case .extractedValueCapacity:
+            // An extracted value longer than the capacity scores lowest; otherwise at most 0.
+            return 0
+        case .capacity:
+            return Int.max
+        }
+    }
+
+    /// Whether the value's walk through the format's twin stayed within their shared steps, and
+    /// what the twin scored then means this format scores the same: it walks the value the same
+    /// way, writing the same bytes before the autocomplete tail, with the same affinity and the
+    /// same dropped characters.
+    @inline(__always)
+    private func twinTies(_ twin: Twin, _ trials: UnsafeMutablePointer<FormatTrial>, plain: Bool) -> Bool {
+        guard twin.sharedSteps > 0 else { return false }
+        let trial = trials[twin.format]
+        guard trial.reach <= twin.sharedSteps else { return false }
+        switch strategy {
+        case .wholeString:
+            return true
+        case .bestStatus:
+            // Only completeness may differ, as the autocomplete tails may: when the twin is
+            // complete or lossy, this format is at most the same.
+            return trial.status != .incomplete
+        case .prefix:
+            // The same bytes up to the tail: when the common start ends before it, it ends there
+            // for this format too.
+            return plain && trial.score < trial.formattedBeforeTail
+        case .extractedValueCapacity, .capacity:
+            return false
+        }
     }
 
     private func score(
@@ -189,6 +277,35 @@ extension AffineMask {
     }
 }
 
+/// An earlier format that shares its first `sharedSteps` steps with a format, walking them by the
+/// same rules (same syntax, direction, literal kinds and data characters).
+struct Twin {
+    var format = 0
+    var sharedSteps = 0
+
+    /// The earlier format sharing the most steps with `programs[index]`. Only the primary and
+    /// the few formats just before are compared, so that many formats compile in linear time.
+    static func best(for index: Int, among programs: [Program]) -> Twin {
+        var twin = Twin()
+        let program = programs[index]
+        let candidates = Set([0] + Array(max(0, index - 16)..<index)).filter { $0 < index }
+        for candidate in candidates.sorted() {
+            let shared = program.sharedSteps(with: programs[candidate])
+            if shared > twin.sharedSteps { twin = Twin(format: candidate, sharedSteps: shared) }
+        }
+        return twin
+    }
+}
+
+/// What trying one format on the current value gave, for the formats after it.
+struct FormatTrial {
+    /// `ApplyCounts.reach`; `Int.max` for a format that was skipped.
+    var reach = Int.max
+    var score = 0
+    var formattedBeforeTail = 0
+    var status = CellStatus.empty
+}
+
 /// How many leading elements two sequences share.
 func commonPrefixCount<Left: Sequence, Right: Sequence>(_ left: Left, _ right: Right) -> Int
 where Left.Element == Right.Element, Left.Element: Equatable {
@@ -246,13 +363,32 @@ public final class ApplyBuffer {
     @exclusivity(unchecked) public private(set) var formattedCount = 0
     @exclusivity(unchecked) public private(set) var extractedCount = 0
 
+    /// One `FormatTrial` per format of the mask being applied.
+    @exclusivity(unchecked) private var trialStorage: UnsafeMutablePointer<FormatTrial>
+    @exclusivity(unchecked) private var trialCapacity = 4
+
     public init(capacity: Int = 256) {
         self.capacity = capacity
         storage = .allocate(capacity: capacity * 4)
+        trialStorage = .allocate(capacity: trialCapacity)
+        trialStorage.initialize(repeating: FormatTrial(), count: trialCapacity)
     }
 
     deinit {
         storage.deallocate()
+        trialStorage.deallocate()
+    }
+
+    /// Room for `count` formats' trials. Each entry is written before it is read.
+    @inline(__always)
+    func trials(_ count: Int) -> UnsafeMutablePointer<FormatTrial> {
+        if count > trialCapacity {
+            trialStorage.deallocate()
+            trialCapacity = max(count, trialCapacity * 2)
+            trialStorage = .allocate(capacity: trialCapacity)
+            trialStorage.initialize(repeating: FormatTrial(), count: trialCapacity)
+        }
+        return trialStorage
     }
 
     /// The formatted bytes of the last `apply`.

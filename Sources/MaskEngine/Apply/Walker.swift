@@ -109,6 +109,11 @@ struct WalkCounts {
     var dropped = 0
     /// The index of the step the walk stopped before.
     var stop = 0
+    /// One past the last step any character of the value met: a format that shares the steps
+    /// before it walks the value the same way (`AffineMask` uses this to skip such a format).
+    var reach = 0
+    /// The formatted bytes written before the autocomplete tail.
+    var formattedBeforeTail = 0
 }
 
 /// Walks `input` through `steps`. `reverseLiterals` writes multi-byte literals back to front,
@@ -128,6 +133,8 @@ func walk<Input: WalkInput, Rules: WalkRules>(
     // For `formattedEndsAtLastSlot`: the formatted length and the step after the last filled slot.
     var formattedAtLastSlot = 0
     var stepAfterLastSlot = step
+    // The last step a character was dropped at: with where the walk ended, how far it reached.
+    var lastDrop: UnsafePointer<Step>? = nil
 
     // No nested functions: a closure over these counters would keep them out of registers. The
     // cursors are copied in and out for the same reason: through `inout`, every write would be
@@ -142,6 +149,7 @@ func walk<Input: WalkInput, Rules: WalkRules>(
     while let unit = input.next() {
         walkingOne: while true {
             guard step != end && !(Rules.misfitStops && stopped) else {
+                lastDrop = step
                 affinity &-= 1
                 if input.isData(unit, program) {
                     droppedCount &+= 1
@@ -177,6 +185,7 @@ func walk<Input: WalkInput, Rules: WalkRules>(
                     stopped = true
                     continue walkingOne
                 }
+                lastDrop = step
                 affinity &-= 1
                 if input.isData(unit, program) {
                     droppedCount &+= 1
@@ -211,10 +220,12 @@ func walk<Input: WalkInput, Rules: WalkRules>(
             }
         }
     }
+    let reach = max(step - steps.baseAddress!, lastDrop.map { $0 - steps.baseAddress! + 1 } ?? 0)
     if Rules.formattedEndsAtLastSlot {
         formattedOut.truncate(to: formattedAtLastSlot)
         step = stepAfterLastSlot
     }
+    let formattedBeforeTail = formattedOut.count
     // With no slot filled, AKMaskField shows nothing: the literals it would add come after one.
     if autocomplete && (!Rules.formattedEndsAtLastSlot || formattedAtLastSlot > 0) {
         while step != end, step.pointee.isLiteral {
@@ -228,7 +239,9 @@ func walk<Input: WalkInput, Rules: WalkRules>(
             step += 1
         }
     }
-    return WalkCounts(affinity: affinity, dropped: droppedCount, stop: step - steps.baseAddress!)
+    return WalkCounts(
+        affinity: affinity, dropped: droppedCount, stop: step - steps.baseAddress!, reach: reach,
+        formattedBeforeTail: formattedBeforeTail)
 }
 
 /// Plain ASCII without CR: every byte is its own grapheme cluster, so bytes are walked directly.

@@ -71,7 +71,7 @@ final class Program: Sendable {
     /// The steps are in right-to-left order, for a value walked from its end.
     let rightToLeft: Bool
     /// The capacity strategies' lengths, counted once.
-    private let capacities: (text: Int, value: Int)
+    private let capacities: (text: Int, value: Int, consumable: Int)
 
     init(
         steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character],
@@ -110,7 +110,10 @@ final class Program: Sendable {
         self.literalsAreInert = literals.allSatisfy { $0.character.isInert }
         self.literalByteCount = literals.reduce(0) { $0 + $1.utf8.count }
         let reachable = steps.firstIndex { $0.kind == .ellipsis }.map { steps[...$0] } ?? steps[...]
-        self.capacities = (reachable.count, reachable.count { $0.kind != .free })
+        self.capacities = (
+            reachable.count, reachable.count { $0.kind != .free },
+            steps.contains { $0.kind == .ellipsis } ? Int.max : steps.count
+        )
     }
 
     /// The ASCII letters and digits, worked out once for the process rather than per program.
@@ -147,6 +150,41 @@ final class Program: Sendable {
     var capacityValueLength: Int { capacities.value }
 
     var isElliptical: Bool { steps.contains { $0.kind == .ellipsis } }
+
+    /// The most characters of a value a walk can consume: one per step, unbounded with an
+    /// ellipsis.
+    var consumableCount: Int { capacities.consumable }
+
+    /// How many first steps this program shares with `other`, walking them by the same rules: a
+    /// value whose walk through one stays within them walks the other the same way.
+    func sharedSteps(with other: Program) -> Int {
+        guard
+            syntax == other.syntax && rightToLeft == other.rightToLeft
+                && literalsAreInert == other.literalsAreInert && dataASCII == other.dataASCII
+                && dataClasses == other.dataClasses
+        else { return 0 }
+        var shared = 0
+        while shared < steps.count && shared < other.steps.count
+            && sameStep(steps[shared], other, other.steps[shared])
+        {
+            shared += 1
+        }
+        return shared
+    }
+
+    private func sameStep(_ step: Step, _ other: Program, _ otherStep: Step) -> Bool {
+        guard
+            step.kind == otherStep.kind && step.asciiLiteral == otherStep.asciiLiteral
+                && step.accepts == otherStep.accepts
+        else { return false }
+        if step.isLiteral {
+            let literal = literals[Int(step.index)]
+            let otherLiteral = other.literals[Int(otherStep.index)]
+            return literal.character == otherLiteral.character && literal.utf8 == otherLiteral.utf8
+                && literal.alternatives == otherLiteral.alternatives
+        }
+        return classes[Int(step.index)] == other.classes[Int(otherStep.index)]
+    }
 
     var minimumTextLength: Int {
         reachableSteps.count { $0.kind == .slot || $0.kind == .free || $0.kind == .fixed }
