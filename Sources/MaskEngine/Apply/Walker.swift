@@ -360,16 +360,30 @@ extension UnsafeBufferPointer<UInt8> {
         let high: UInt64 = 0x8080_8080_8080_8080
         let ones: UInt64 = 0x0101_0101_0101_0101
         let carriageReturns: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
-        while end - position >= 8 {
-            let word = UnsafeRawPointer(position).loadUnaligned(as: UInt64.self)
+        @inline(__always)
+        func isPlain(_ word: UInt64) -> Bool {
             let crBytes = word ^ carriageReturns  // a zero byte where there was a CR
-            if (word | ((crBytes &- ones) & ~crBytes)) & high != 0 { return false }
+            return (word | ((crBytes &- ones) & ~crBytes)) & high == 0
+        }
+        guard count >= 8 else {
+            // A short value in one word, its bytes read in overlapping pieces (some twice), so
+            // that a typical cell costs no loop. Spaces fill the rest: neither high nor CR.
+            let raw = UnsafeRawPointer(position)
+            if count >= 4 {
+                let first = UInt64(raw.loadUnaligned(as: UInt32.self))
+                let last = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                return isPlain(first | last << 32)
+            }
+            guard count > 0 else { return true }
+            let bytes =
+                UInt64(position[0]) | UInt64(position[count >> 1]) << 8 | UInt64(position[count - 1]) << 16
+            return isPlain(bytes | 0x2020_2020_2000_0000)
+        }
+        while end - position > 8 {
+            if !isPlain(UnsafeRawPointer(position).loadUnaligned(as: UInt64.self)) { return false }
             position += 8
         }
-        while position != end {
-            if position.pointee >= 0x80 || position.pointee == 0x0D { return false }
-            position += 1
-        }
-        return true
+        // The last eight bytes, overlapping the words already read.
+        return isPlain(UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self))
     }
 }
