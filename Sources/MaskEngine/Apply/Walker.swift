@@ -176,9 +176,11 @@ func walk<Input: WalkInput, Rules: WalkRules>(
                     break walkingOne
                 }
                 if current.kind == .optionalSlot {
-                    // Passed over: the same character is tried at the next step.
-                    step += 1
-                    affinity &-= 1
+                    // Passed over, with every step just like it after it: the same character is
+                    // tried at the step after them.
+                    let next = steps.baseAddress! + Int(program.passedOverUntil[step - steps.baseAddress!])
+                    affinity &-= next - step
+                    step = next
                     continue walkingOne
                 }
                 if Rules.misfitStops {
@@ -205,7 +207,14 @@ func walk<Input: WalkInput, Rules: WalkRules>(
                     break walkingOne
                 }
                 affinity &-= 1
-                guard current.kind != .optionalFree else { continue walkingOne }
+                guard current.kind != .optionalFree else {
+                    // Passed over, with every step just like it after it.
+                    let next =
+                        steps.baseAddress! + Int(program.passedOverUntil[step - 1 - steps.baseAddress!])
+                    affinity &-= next - step
+                    step = next
+                    continue walkingOne
+                }
                 formattedOut.appendLiteral(current, program, reversed: reverseLiterals)
                 if current.kind == .fixed {
                     extractedOut.appendLiteral(current, program, reversed: reverseLiterals)

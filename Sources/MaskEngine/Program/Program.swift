@@ -61,6 +61,9 @@ final class Program: Sendable {
     let syntax: Syntax
     /// `completeFrom[i]`: stopping before step `i` leaves no mandatory step unfilled.
     let completeFrom: [Bool]
+    /// For an optional step, the end of the run of steps just like it that starts there: a
+    /// character one of them passes over, they all pass over. For any other step, the next one.
+    let passedOverUntil: [Int32]
     /// Characters whose loss counts: letters, digits, and the sets of custom notations in use.
     let dataASCII: ASCIIBitmap
     let dataClasses: [CharacterClass]
@@ -96,6 +99,15 @@ final class Program: Sendable {
             }
         }
         self.completeFrom = completeFrom
+        var passedOverUntil = (0...steps.count).map { Int32($0) }
+        for index in steps.indices.reversed()
+        where steps[index].kind == .optionalSlot || steps[index].kind == .optionalFree {
+            let next = index + 1
+            passedOverUntil[index] =
+                next < steps.count && Self.same(steps[index], steps[next], literals)
+                ? passedOverUntil[next] : Int32(next)
+        }
+        self.passedOverUntil = passedOverUntil
         var dataASCII = Self.letterOrDigitASCII
         var dataClasses: [CharacterClass] = []
         for step in steps where step.isValue {
@@ -170,6 +182,22 @@ final class Program: Sendable {
             shared += 1
         }
         return shared
+    }
+
+    /// Whether two steps of one program's steps do the same with any character.
+    private static func same(_ step: Step, _ other: Step, _ literals: [Literal]) -> Bool {
+        guard
+            step.kind == other.kind && step.asciiLiteral == other.asciiLiteral
+                && step.accepts == other.accepts
+        else { return false }
+        if step.isLiteral {
+            let literal = literals[Int(step.index)]
+            let otherLiteral = literals[Int(other.index)]
+            return literal.character == otherLiteral.character && literal.utf8 == otherLiteral.utf8
+                && literal.alternatives == otherLiteral.alternatives
+        }
+        // The builder keeps one class once: the same class is the same index.
+        return step.index == other.index
     }
 
     private func sameStep(_ step: Step, _ other: Program, _ otherStep: Step) -> Bool {
