@@ -149,12 +149,7 @@ func walk<Input: WalkInput, Rules: WalkRules>(
     while let unit = input.next() {
         walkingOne: while true {
             guard step != end && !(Rules.misfitStops && stopped) else {
-                lastDrop = step
-                affinity &-= 1
-                if input.isData(unit, program) {
-                    droppedCount &+= 1
-                    if dropped != nil { input.write(unit, to: &dropped!) }
-                }
+                drop(unit, at: step, input, program, &affinity, &droppedCount, &dropped, &lastDrop)
                 break walkingOne
             }
             let current = step.pointee
@@ -178,21 +173,19 @@ func walk<Input: WalkInput, Rules: WalkRules>(
                 if current.kind == .optionalSlot {
                     // Passed over, with every step just like it after it: the same character is
                     // tried at the step after them.
-                    let next = steps.baseAddress! + Int(program.passedOverUntil[step - steps.baseAddress!])
-                    affinity &-= next - step
-                    step = next
+                    step += 1
+                    affinity &-= 1
+                    if _slowPath(current.likeAfter != 0) {
+                        step += Int(current.likeAfter)
+                        affinity &-= Int(current.likeAfter)
+                    }
                     continue walkingOne
                 }
                 if Rules.misfitStops {
                     stopped = true
                     continue walkingOne
                 }
-                lastDrop = step
-                affinity &-= 1
-                if input.isData(unit, program) {
-                    droppedCount &+= 1
-                    if dropped != nil { input.write(unit, to: &dropped!) }
-                }
+                drop(unit, at: step, input, program, &affinity, &droppedCount, &dropped, &lastDrop)
                 break walkingOne
             case .free, .fixed, .optionalFree:
                 step += 1
@@ -209,10 +202,10 @@ func walk<Input: WalkInput, Rules: WalkRules>(
                 affinity &-= 1
                 guard current.kind != .optionalFree else {
                     // Passed over, with every step just like it after it.
-                    let next =
-                        steps.baseAddress! + Int(program.passedOverUntil[step - 1 - steps.baseAddress!])
-                    affinity &-= next - step
-                    step = next
+                    if _slowPath(current.likeAfter != 0) {
+                        step += Int(current.likeAfter)
+                        affinity &-= Int(current.likeAfter)
+                    }
                     continue walkingOne
                 }
                 formattedOut.appendLiteral(current, program, reversed: reverseLiterals)
@@ -251,6 +244,21 @@ func walk<Input: WalkInput, Rules: WalkRules>(
     return WalkCounts(
         affinity: affinity, dropped: droppedCount, stop: step - steps.baseAddress!, reach: reach,
         formattedBeforeTail: formattedBeforeTail)
+}
+
+/// Drops a character at `step`: −1 to affinity, and counted (and kept) when it carries data.
+@inline(__always)
+private func drop<Input: WalkInput>(
+    _ unit: Input.Unit, at step: UnsafePointer<Step>, _ input: Input, _ program: Program,
+    _ affinity: inout Int, _ droppedCount: inout Int, _ dropped: inout ByteCursor?,
+    _ lastDrop: inout UnsafePointer<Step>?
+) {
+    lastDrop = step
+    affinity &-= 1
+    if input.isData(unit, program) {
+        droppedCount &+= 1
+        if dropped != nil { input.write(unit, to: &dropped!) }
+    }
 }
 
 /// Plain ASCII without CR: every byte is its own grapheme cluster, so bytes are walked directly.

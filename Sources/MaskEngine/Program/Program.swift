@@ -31,13 +31,16 @@ struct Step: Sendable {
     /// lookup; for a literal, the ASCII characters that match it (canonically equal to it, or to
     /// one of its alternatives: the Kelvin sign matches `K`).
     var accepts: ASCIIBitmap
+    /// For an optional step, how many steps just like it follow (at most 65,535): a character
+    /// one of them passes over, they all pass over, at once.
+    var likeAfter: UInt16 = 0
 
     var isLiteral: Bool { kind == .free || kind == .fixed || kind == .optionalFree }
     var isValue: Bool { !isLiteral }
 }
 
 /// The literal of a free or fixed step, with its UTF-8 bytes ready to copy.
-struct Literal: Sendable {
+struct Literal: Equatable, Sendable {
     /// What the step writes when it is inserted (a literal class's left branch).
     var character: Character
     var utf8: [UInt8]
@@ -61,9 +64,6 @@ final class Program: Sendable {
     let syntax: Syntax
     /// `completeFrom[i]`: stopping before step `i` leaves no mandatory step unfilled.
     let completeFrom: [Bool]
-    /// For an optional step, the end of the run of steps just like it that starts there: a
-    /// character one of them passes over, they all pass over. For any other step, the next one.
-    let passedOverUntil: [Int32]
     /// Characters whose loss counts: letters, digits, and the sets of custom notations in use.
     let dataASCII: ASCIIBitmap
     let dataClasses: [CharacterClass]
@@ -83,7 +83,6 @@ final class Program: Sendable {
         self.rightToLeft = rightToLeft
         self.templateCharacters = templateCharacters
         self.syntax = syntax
-        self.steps = steps
         self.classes = classes
         self.literals = literals
         self.placeholders = placeholders
@@ -99,15 +98,16 @@ final class Program: Sendable {
             }
         }
         self.completeFrom = completeFrom
-        var passedOverUntil = (0...steps.count).map { Int32($0) }
-        for index in steps.indices.reversed()
+        // The walk passes a character over a run of like optional steps at once.
+        var steps = steps
+        for index in steps.indices.dropLast().reversed()
         where steps[index].kind == .optionalSlot || steps[index].kind == .optionalFree {
-            let next = index + 1
-            passedOverUntil[index] =
-                next < steps.count && Self.same(steps[index], steps[next], literals)
-                ? passedOverUntil[next] : Int32(next)
+            let next = steps[index + 1]
+            if Self.alike(steps[index], literals, classes, next, literals, classes) && next.likeAfter < .max {
+                steps[index].likeAfter = next.likeAfter + 1
+            }
         }
-        self.passedOverUntil = passedOverUntil
+        self.steps = steps
         var dataASCII = Self.letterOrDigitASCII
         var dataClasses: [CharacterClass] = []
         for step in steps where step.isValue {
@@ -177,41 +177,28 @@ final class Program: Sendable {
         else { return 0 }
         var shared = 0
         while shared < steps.count && shared < other.steps.count
-            && sameStep(steps[shared], other, other.steps[shared])
+            && Self.alike(
+                steps[shared], literals, classes, other.steps[shared], other.literals, other.classes)
         {
             shared += 1
         }
         return shared
     }
 
-    /// Whether two steps of one program's steps do the same with any character.
-    private static func same(_ step: Step, _ other: Step, _ literals: [Literal]) -> Bool {
+    /// Whether a step, with its program's literals and classes, does with any character what
+    /// another does with its own.
+    fileprivate static func alike(
+        _ step: Step, _ literals: [Literal], _ classes: [CharacterClass],
+        _ other: Step, _ otherLiterals: [Literal], _ otherClasses: [CharacterClass]
+    ) -> Bool {
         guard
             step.kind == other.kind && step.asciiLiteral == other.asciiLiteral
                 && step.accepts == other.accepts
         else { return false }
         if step.isLiteral {
-            let literal = literals[Int(step.index)]
-            let otherLiteral = literals[Int(other.index)]
-            return literal.character == otherLiteral.character && literal.utf8 == otherLiteral.utf8
-                && literal.alternatives == otherLiteral.alternatives
+            return literals[Int(step.index)] == otherLiterals[Int(other.index)]
         }
-        // The builder keeps one class once: the same class is the same index.
-        return step.index == other.index
-    }
-
-    private func sameStep(_ step: Step, _ other: Program, _ otherStep: Step) -> Bool {
-        guard
-            step.kind == otherStep.kind && step.asciiLiteral == otherStep.asciiLiteral
-                && step.accepts == otherStep.accepts
-        else { return false }
-        if step.isLiteral {
-            let literal = literals[Int(step.index)]
-            let otherLiteral = other.literals[Int(otherStep.index)]
-            return literal.character == otherLiteral.character && literal.utf8 == otherLiteral.utf8
-                && literal.alternatives == otherLiteral.alternatives
-        }
-        return classes[Int(step.index)] == other.classes[Int(otherStep.index)]
+        return classes[Int(step.index)] == otherClasses[Int(other.index)]
     }
 
     var minimumTextLength: Int {
