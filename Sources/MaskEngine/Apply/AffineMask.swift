@@ -245,9 +245,11 @@ public final class AffineMask: Sendable {
         case .extractedValueCapacity:
             let extracted = buffer.spareExtracted(counts)
             let length =
-                counts.isPlain
-                ? extracted.count { $0 & 0xC0 != 0x80 }  // one scalar per character
-                : String(decoding: extracted, as: UTF8.self).count
+                counts.isPlain && program.literalsAreASCII
+                ? extracted.count  // one byte per character
+                : counts.isPlain
+                    ? extracted.count { $0 & 0xC0 != 0x80 }  // one scalar per character
+                    : String(decoding: extracted, as: UTF8.self).count
             let capacity = program.capacityValueLength
             return length > capacity ? Int.min : length - capacity
         case .capacity:
@@ -352,14 +354,15 @@ public struct AffineFormatError: Error, Hashable, Sendable, CustomStringConverti
 /// of formatted and extracted bytes, so that trying each format keeps the best one so far without
 /// copying.
 public final class ApplyBuffer {
-    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
+    // Read by the inlinable `formatted` and `extracted`, which the pipeline calls for every cell.
+    @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutablePointer<UInt8>
+    @usableFromInline @exclusivity(unchecked) var capacity: Int
     /// How many result halves `storage` has room for: 1, or 2 for an affine choice.
     @exclusivity(unchecked) private var halves = 2
     // Exclusivity is checked statically: a buffer belongs to one thread and its methods do not
     // reenter, and the dynamic check costs more than the work it guards on the hot path.
     /// Which half holds the kept result (0 or 1).
-    @exclusivity(unchecked) private var kept = 0
+    @usableFromInline @exclusivity(unchecked) var kept = 0
     @exclusivity(unchecked) public private(set) var formattedCount = 0
     @exclusivity(unchecked) public private(set) var extractedCount = 0
 
@@ -392,20 +395,28 @@ public final class ApplyBuffer {
     }
 
     /// The formatted bytes of the last `apply`.
+    @inlinable
     public var formatted: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: formattedStart(kept), count: formattedCount)
     }
 
     /// The extracted bytes of the last `apply`.
+    @inlinable
     public var extracted: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: extractedStart(kept), count: extractedCount)
     }
 
+    @inline(__always)
     func reserve(_ needed: Int, halves: Int = 2) {
         // Room a huge cell needed is given back at the next ordinary one, not kept for the run.
-        guard needed > capacity || halves > self.halves || capacity > 1 << 20 && needed < capacity >> 2 else {
-            return
+        if needed > capacity || halves > self.halves || capacity > 1 << 20 && needed < capacity >> 2 {
+            resize(needed, halves: halves)
         }
+    }
+
+    /// Out of line: the ordinary cell fits the room there is.
+    @inline(never)
+    private func resize(_ needed: Int, halves: Int) {
         storage.deallocate()
         // What the buffer held is not needed across a `reserve`: it is sized to this value, so
         // that one huge cell costs only what it needs.
@@ -415,11 +426,13 @@ public final class ApplyBuffer {
         storage = .allocate(capacity: capacity * 2 * self.halves)
     }
 
-    private func formattedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
+    @usableFromInline
+    func formattedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
         storage + half * 2 * capacity
     }
 
-    private func extractedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
+    @usableFromInline
+    func extractedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
         storage + (half * 2 + 1) * capacity
     }
 

@@ -70,6 +70,9 @@ final class Program: Sendable {
     /// Whether every literal is a character that cannot merge with its neighbours, so that on
     /// ASCII input the output's grapheme clusters are exactly the characters written.
     let literalsAreInert: Bool
+    /// Whether every literal is one ASCII character: on ASCII input, a byte of output is then a
+    /// character.
+    let literalsAreASCII: Bool
     let literalByteCount: Int
     /// The steps are in right-to-left order, for a value walked from its end.
     let rightToLeft: Bool
@@ -120,6 +123,7 @@ final class Program: Sendable {
         self.dataASCII = dataASCII
         self.dataClasses = dataClasses
         self.literalsAreInert = literals.allSatisfy { $0.character.isInert }
+        self.literalsAreASCII = literals.allSatisfy { $0.utf8.count == 1 && $0.utf8[0] < 0x80 }
         self.literalByteCount = literals.reduce(0) { $0 + $1.utf8.count }
         let reachable = steps.firstIndex { $0.kind == .ellipsis }.map { steps[...$0] } ?? steps[...]
         self.capacities = (
