@@ -101,15 +101,6 @@ final class Program: Sendable {
             }
         }
         self.completeFrom = completeFrom
-        // The walk passes a character over a run of like optional steps at once.
-        var steps = steps
-        for index in steps.indices.dropLast().reversed()
-        where steps[index].kind == .optionalSlot || steps[index].kind == .optionalFree {
-            let next = steps[index + 1]
-            if Self.alike(steps[index], literals, classes, next, literals, classes) && next.likeAfter < .max {
-                steps[index].likeAfter = next.likeAfter + 1
-            }
-        }
         self.steps = steps
         var dataASCII = Self.letterOrDigitASCII
         var dataClasses: [CharacterClass] = []
@@ -191,7 +182,7 @@ final class Program: Sendable {
 
     /// Whether a step, with its program's literals and classes, does with any character what
     /// another does with its own.
-    fileprivate static func alike(
+    static func alike(
         _ step: Step, _ literals: [Literal], _ classes: [CharacterClass],
         _ other: Step, _ otherLiterals: [Literal], _ otherClasses: [CharacterClass]
     ) -> Bool {

@@ -78,8 +78,19 @@ struct ProgramBuilder {
         }
     }
 
-    func build(rightToLeft: Bool = false) -> Program {
-        Program(
+    /// The program of the steps added. The steps are finished here, in place (no copy of a
+    /// long format's steps): each optional step learns how many like it follow.
+    mutating func build(rightToLeft: Bool = false) -> Program {
+        for index in steps.indices.dropLast().reversed()
+        where steps[index].kind == .optionalSlot || steps[index].kind == .optionalFree {
+            let next = steps[index + 1]
+            if Program.alike(steps[index], literals, classes, next, literals, classes)
+                && next.likeAfter < .max
+            {
+                steps[index].likeAfter = next.likeAfter + 1
+            }
+        }
+        return Program(
             steps: steps, classes: classes, literals: literals, placeholders: placeholders,
             templateCharacters: templateCharacters, syntax: syntax, rightToLeft: rightToLeft)
     }
