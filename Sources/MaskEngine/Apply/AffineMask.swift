@@ -136,17 +136,21 @@ public final class AffineMask: Sendable {
     private func choose(_ input: UnsafeBufferPointer<UInt8>, plain: Bool, buffer: ApplyBuffer) -> CellOutcome
     {
         let trials = buffer.trials(programs.count)
+        // For bestStatus's bound: the value's letters and digits, counted when first needed.
+        var dataCharacters = -1
         var chosen = 0
         var best = Int.min
         var bestCounts: ApplyCounts?
         for index in programs.indices {
             if index > 0 {
                 if bound(consumable: consumableFrom[index], input: input, plain: plain) <= best { break }
-                if bound(
-                    consumable: programs[index]._withUnsafeGuaranteedRef(\.consumableCount), input: input,
-                    plain: plain)
-                    <= best || twinTies(twins[index], trials, plain: plain)
-                {
+                let ceiling = programs[index]._withUnsafeGuaranteedRef { program in
+                    bound(
+                        consumable: program.consumableCount, input: input, plain: plain,
+                        status: strategy == .bestStatus && plain
+                            ? statusCeiling(program, input, &dataCharacters) : 2)
+                }
+                if ceiling <= best || twinTies(twins[index], trials, plain: plain) {
                     trials[index].reach = Int.max
                     continue
                 }
@@ -174,14 +178,16 @@ public final class AffineMask: Sendable {
     /// ASCII the bytes stand in for the characters: an upper bound of the count, which is all
     /// the bound needs there (affinity never exceeds the characters consumed).
     @inline(__always)
-    private func bound(consumable: Int, input: UnsafeBufferPointer<UInt8>, plain: Bool) -> Int {
+    private func bound(
+        consumable: Int, input: UnsafeBufferPointer<UInt8>, plain: Bool, status: Int = 2
+    ) -> Int {
         let characters = input.count
         switch strategy {
         case .wholeString, .bestStatus:
             let affinity =
                 !plain || characters <= consumable ? characters : 2 * consumable - characters
-            // bestStatus ranks by status first: at best complete.
-            return strategy == .bestStatus ? 2 << 40 + affinity : affinity
+            // bestStatus ranks by status first: `status` is the best the format can reach.
+            return strategy == .bestStatus ? status << 40 + affinity : affinity
         case .prefix:
             // The formatted value's common start with the value is at most the value.
             return characters
@@ -191,6 +197,21 @@ public final class AffineMask: Sendable {
         case .capacity:
             return Int.max
         }
+    }
+
+    /// The best status rank (`score`'s: 2 complete, 1 lossy, 0 incomplete) a plain value can
+    /// reach in `program`; `dataCharacters` caches the value's letters and digits. Each mandatory slot takes a character of its own, so fewer characters than
+    /// slots leave it incomplete; more letters and digits than it can consume drop some.
+    /// Out of line: only bestStatus asks, and the other strategies' loop stays small without it.
+    @inline(never)
+    private func statusCeiling(
+        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ dataCharacters: inout Int
+    )
+        -> Int
+    {
+        if input.count < program.mandatorySlotCount { return 0 }
+        if dataCharacters < 0 { dataCharacters = input.count { Program.letterOrDigitASCII.contains($0) } }
+        return dataCharacters > program.consumableCount ? 1 : 2
     }
 
     /// Whether the value's walk through the format's twin stayed within their shared steps, and

@@ -77,7 +77,7 @@ final class Program: Sendable {
     /// The steps are in right-to-left order, for a value walked from its end.
     let rightToLeft: Bool
     /// The capacity strategies' lengths, counted once.
-    private let capacities: (text: Int, value: Int, consumable: Int)
+    private let capacities: (text: Int, value: Int, consumable: Int, mandatorySlots: Int)
 
     init(
         steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character],
@@ -119,12 +119,13 @@ final class Program: Sendable {
         let reachable = steps.firstIndex { $0.kind == .ellipsis }.map { steps[...$0] } ?? steps[...]
         self.capacities = (
             reachable.count, reachable.count { $0.kind != .free },
-            steps.contains { $0.kind == .ellipsis } ? Int.max : steps.count
+            steps.contains { $0.kind == .ellipsis } ? Int.max : steps.count,
+            reachable.count { $0.kind == .slot }
         )
     }
 
     /// The ASCII letters and digits, worked out once for the process rather than per program.
-    private static let letterOrDigitASCII: ASCIIBitmap = {
+    static let letterOrDigitASCII: ASCIIBitmap = {
         var bitmap = ASCIIBitmap()
         for byte in UInt8(0)..<128 where Character(Unicode.Scalar(byte)).isLetterOrDigitCluster {
             bitmap.insert(byte)
@@ -161,6 +162,9 @@ final class Program: Sendable {
     /// The most characters of a value a walk can consume: one per step, unbounded with an
     /// ellipsis.
     var consumableCount: Int { capacities.consumable }
+
+    /// The mandatory slots a value must fill to be complete: those before the first ellipsis.
+    var mandatorySlotCount: Int { capacities.mandatorySlots }
 
     /// How many first steps this program shares with `other`, walking them by the same rules: a
     /// value whose walk through one stays within them walks the other the same way.
