@@ -126,15 +126,24 @@ public final class AffineMask: Sendable {
             }
             return CellOutcome(chosen: chosen, counts: counts)
         }
-        return choose(input, plain: plain, buffer: buffer)
+        switch strategy {
+        case .bestStatus: return choose(input, plain: plain, buffer: buffer, BestStatusChoice.self)
+        case .wholeString: return choose(input, plain: plain, buffer: buffer, WholeStringChoice.self)
+        case .prefix: return choose(input, plain: plain, buffer: buffer, PrefixChoice.self)
+        case .extractedValueCapacity:
+            return choose(input, plain: plain, buffer: buffer, ExtractedValueCapacityChoice.self)
+        case .capacity: preconditionFailure("capacity is chosen without applying")
+        }
     }
 
     /// Tries the formats in order, keeping the best so far. A format is skipped, never walked,
     /// when it cannot score above the best: its bound is no higher (`bound(consumable:)`), or it
     /// shares the steps the value's walk through an earlier format stayed within (`Twin`).
     /// Either way it could at most tie, and a tie goes to the format listed first.
-    private func choose(_ input: UnsafeBufferPointer<UInt8>, plain: Bool, buffer: ApplyBuffer) -> CellOutcome
-    {
+    private func choose<Choice: StrategyChoice>(
+        _ input: UnsafeBufferPointer<UInt8>, plain: Bool, buffer: ApplyBuffer, _: Choice.Type
+    ) -> CellOutcome {
+        let strategy = Choice.strategy
         let trials = buffer.trials(programs.count)
         // For bestStatus's bound: the value's letters and digits, counted when first needed.
         var dataCharacters = -1
@@ -143,21 +152,23 @@ public final class AffineMask: Sendable {
         var bestCounts: ApplyCounts?
         for index in programs.indices {
             if index > 0 {
-                if bound(consumable: consumableFrom[index], input: input, plain: plain) <= best { break }
+                if bound(strategy, consumable: consumableFrom[index], input: input, plain: plain) <= best {
+                    break
+                }
                 let ceiling = programs[index]._withUnsafeGuaranteedRef { program in
                     bound(
-                        consumable: program.consumableCount, input: input, plain: plain,
+                        strategy, consumable: program.consumableCount, input: input, plain: plain,
                         status: strategy == .bestStatus && plain
                             ? statusCeiling(program, input, &dataCharacters) : 2)
                 }
-                if ceiling <= best || twinTies(twins[index], trials, plain: plain) {
+                if ceiling <= best || twinTies(strategy, twins[index], trials, plain: plain) {
                     trials[index].reach = Int.max
                     continue
                 }
             }
             let (counts, score) = programs[index]._withUnsafeGuaranteedRef { program in
                 let counts = buffer.applyToSpare(program, input, autocomplete, plain)
-                return (counts, self.score(counts, of: program, input: input, buffer: buffer))
+                return (counts, self.score(strategy, counts, of: program, input: input, buffer: buffer))
             }
             trials[index] = FormatTrial(
                 reach: counts.reach, score: score, formattedBeforeTail: counts.formattedBeforeTail,
@@ -179,7 +190,8 @@ public final class AffineMask: Sendable {
     /// the bound needs there (affinity never exceeds the characters consumed).
     @inline(__always)
     private func bound(
-        consumable: Int, input: UnsafeBufferPointer<UInt8>, plain: Bool, status: Int = 2
+        _ strategy: AffinityStrategy, consumable: Int, input: UnsafeBufferPointer<UInt8>, plain: Bool,
+        status: Int = 2
     ) -> Int {
         let characters = input.count
         switch strategy {
@@ -219,7 +231,9 @@ public final class AffineMask: Sendable {
     /// way, writing the same bytes before the autocomplete tail, with the same affinity and the
     /// same dropped characters.
     @inline(__always)
-    private func twinTies(_ twin: Twin, _ trials: UnsafeMutablePointer<FormatTrial>, plain: Bool) -> Bool {
+    private func twinTies(
+        _ strategy: AffinityStrategy, _ twin: Twin, _ trials: UnsafeMutablePointer<FormatTrial>, plain: Bool
+    ) -> Bool {
         guard twin.sharedSteps > 0 else { return false }
         let trial = trials[twin.format]
         guard trial.reach <= twin.sharedSteps else { return false }
@@ -239,8 +253,10 @@ public final class AffineMask: Sendable {
         }
     }
 
+    @inline(__always)
     private func score(
-        _ counts: ApplyCounts, of program: Program, input: UnsafeBufferPointer<UInt8>, buffer: ApplyBuffer
+        _ strategy: AffinityStrategy, _ counts: ApplyCounts, of program: Program,
+        input: UnsafeBufferPointer<UInt8>, buffer: ApplyBuffer
     ) -> Int {
         switch strategy {
         case .bestStatus:
@@ -298,6 +314,28 @@ extension AffineMask {
             formatted: String(decoding: buffer.formatted, as: UTF8.self), outcome: outcome,
             placeholder: placeholder)
     }
+}
+
+/// A strategy as a type, so that the affine choice's loop is compiled once for each, its rules
+/// folded in.
+protocol StrategyChoice {
+    static var strategy: AffinityStrategy { get }
+}
+
+enum BestStatusChoice: StrategyChoice {
+    static var strategy: AffinityStrategy { .bestStatus }
+}
+
+enum WholeStringChoice: StrategyChoice {
+    static var strategy: AffinityStrategy { .wholeString }
+}
+
+enum PrefixChoice: StrategyChoice {
+    static var strategy: AffinityStrategy { .prefix }
+}
+
+enum ExtractedValueCapacityChoice: StrategyChoice {
+    static var strategy: AffinityStrategy { .extractedValueCapacity }
 }
 
 /// An earlier format that shares its first `sharedSteps` steps with a format, walking them by the
