@@ -179,6 +179,21 @@ final class OutputFile {
         guard !flushed, !finished else { return }
         flushed = true
         guard temporaryPath != nil else { return }
+        // The file this one replaces goes once it is renamed over, and its cached pages with
+        // it: dropping them, which leaves its bytes as they are, takes a core while `fsync`
+        // waits for the disk, not after it.
+        let replaced = finalPath.map { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } ?? -1
+        let dropping = DispatchGroup()
+        if replaced >= 0 {
+            DispatchQueue.global().async(group: dropping) {
+                var info = stat()
+                if fstat(replaced, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+                    _ = posix_fadvise(replaced, 0, 0, POSIX_FADV_DONTNEED)
+                }
+                close(replaced)
+            }
+        }
+        defer { dropping.wait() }
         if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
             throw .write(name, "cannot write: \(systemError(errno))")
         }
