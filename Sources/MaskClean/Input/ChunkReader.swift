@@ -198,7 +198,6 @@ final class ChunkReader<Splitter: RecordSplitter> {
         if try readIntoPending() > 0 { scan(from: start) }
     }
 
-    /// Appends up to a chunk's worth of input to `pending`, unscanned; 0 at the end.
     /// The size of chunk to cut: `chunkSize`, or less when the record budget says so.
     private var target: Int {
         guard let recordBudget else { return chunkSize }
@@ -208,8 +207,15 @@ final class ChunkReader<Splitter: RecordSplitter> {
         return max(256, min(chunkSize, recordBudget.multipliedReportingOverflow(by: average).partialValue))
     }
 
+    /// Appends input to `pending`, unscanned; 0 at the end.
     private func readIntoPending() throws(MaskCleanError) -> Int {
-        let count = try pending.appendFilling(upTo: target) { buffer throws(MaskCleanError) in
+        // Up to a chunk's size, then a little at a time until a record ends past it: reading a
+        // whole chunk size more made chunks of one to two chunk sizes, and the last of them
+        // kept one worker busy while the others had nothing left.
+        let size = target
+        let step = min(size, max(4096, size / 64))
+        let count = try pending.appendFilling(upTo: max(size - pending.count, step)) {
+            buffer throws(MaskCleanError) in
             try input.read(into: buffer)
         }
         bytesRead += count
