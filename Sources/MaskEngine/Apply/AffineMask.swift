@@ -130,13 +130,22 @@ public final class AffineMask: Sendable {
             return CellOutcome(chosen: chosen, counts: counts)
         }
         // Formats sharing steps are walked through them once for a value, not once each.
-        let plan = plain && input.count <= SharedSuffixPlan.maximumValueLength ? sharedSuffixes : nil
+        if plain && input.count <= SharedSuffixPlan.maximumValueLength, let plan = sharedSuffixes {
+            return choose(input, plain: plain, plan, buffer, WithPlan.self)
+        }
+        return choose(input, plain: plain, nil, buffer, WithoutPlan.self)
+    }
+
+    private func choose<Mode: PlanMode>(
+        _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ plan: SharedSuffixPlan?, _ buffer: ApplyBuffer,
+        _: Mode.Type
+    ) -> CellOutcome {
         switch strategy {
-        case .bestStatus: return choose(input, plain: plain, plan, buffer, BestStatusChoice.self)
-        case .wholeString: return choose(input, plain: plain, plan, buffer, WholeStringChoice.self)
-        case .prefix: return choose(input, plain: plain, plan, buffer, PrefixChoice.self)
+        case .bestStatus: return choose(input, plain: plain, plan, buffer, BestStatusChoice.self, Mode.self)
+        case .wholeString: return choose(input, plain: plain, plan, buffer, WholeStringChoice.self, Mode.self)
+        case .prefix: return choose(input, plain: plain, plan, buffer, PrefixChoice.self, Mode.self)
         case .extractedValueCapacity:
-            return choose(input, plain: plain, plan, buffer, ExtractedValueCapacityChoice.self)
+            return choose(input, plain: plain, plan, buffer, ExtractedValueCapacityChoice.self, Mode.self)
         case .capacity: preconditionFailure("capacity is chosen without applying")
         }
     }
@@ -147,15 +156,15 @@ public final class AffineMask: Sendable {
     /// Either way it could at most tie, and a tie goes to the format listed first. With a `plan`,
     /// a format of a group is scored from its leading literals and what the group's shared steps
     /// did with the rest, and walked whole only when it beats the best so far.
-    private func choose<Choice: StrategyChoice>(
+    private func choose<Choice: StrategyChoice, Mode: PlanMode>(
         _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ plan: SharedSuffixPlan?, _ buffer: ApplyBuffer,
-        _: Choice.Type
+        _: Choice.Type, _: Mode.Type
     ) -> CellOutcome {
         let strategy = Choice.strategy
         let trials = buffer.trials(programs.count)
         // Unmanaged, so that consulting them for each format costs no reference counting; the
         // mask keeps the plan alive, the buffer the memo.
-        let sharing = plan.map { plan in
+        let sharing = (Mode.hasPlan ? plan : nil).map { plan in
             let memo = buffer.suffixMemo
             memo.begin(
                 groups: plan.groupCount, positions: input.count + 1, stride: input.count + literalByteCount)
@@ -478,6 +487,20 @@ enum PrefixChoice: StrategyChoice {
 
 enum ExtractedValueCapacityChoice: StrategyChoice {
     static var strategy: AffinityStrategy { .extractedValueCapacity }
+}
+
+/// Whether the affine choice consults a `SharedSuffixPlan`, as a type: the loop is compiled for
+/// each, so that the columns of a few formats pay nothing for the plan.
+protocol PlanMode {
+    static var hasPlan: Bool { get }
+}
+
+enum WithPlan: PlanMode {
+    static var hasPlan: Bool { true }
+}
+
+enum WithoutPlan: PlanMode {
+    static var hasPlan: Bool { false }
 }
 
 /// An earlier format that shares its first `sharedSteps` steps with a format, walking them by the
