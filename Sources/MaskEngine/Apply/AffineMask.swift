@@ -270,9 +270,7 @@ public final class AffineMask: Sendable {
         let entry = memo.cached(group, position) ?? walkShared(group, from: position, plan, input, memo)
         switch strategy {
         case .bestStatus:
-            let status = CellStatus(complete: entry.complete, droppedDataCharacters: entry.dropped)
-            let rank = status == .complete ? 2 : status == .lossy ? 1 : 0
-            return rank << 40 + affinity + entry.affinity
+            return entry.statusRank << 40 + affinity + entry.affinity
         case .wholeString:
             return affinity + entry.affinity
         case .prefix:
@@ -312,9 +310,7 @@ public final class AffineMask: Sendable {
         memo.fillCeilings(group) { position in
             let entry =
                 memo.cached(group, position) ?? self.walkShared(group, from: position, plan, input, memo)
-            guard strategy == .bestStatus else { return entry.affinity }
-            let status = CellStatus(complete: entry.complete, droppedDataCharacters: entry.dropped)
-            return (status == .complete ? 2 : status == .lossy ? 1 : 0) << 40 + entry.affinity
+            return strategy == .bestStatus ? entry.statusRank << 40 + entry.affinity : entry.affinity
         }
         return memo.ceiling(group, upTo: matchable)!
     }
