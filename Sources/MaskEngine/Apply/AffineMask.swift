@@ -487,17 +487,9 @@ enum ExtractedValueCapacityChoice: StrategyChoice {
 
 /// Whether the affine choice consults a `SharedSuffixPlan`, as a type: the loop is compiled for
 /// each, so that the columns of a few formats pay nothing for the plan.
-protocol PlanMode {
-    static var hasPlan: Bool { get }
-}
-
-enum WithPlan: PlanMode {
-    static var hasPlan: Bool { true }
-}
-
-enum WithoutPlan: PlanMode {
-    static var hasPlan: Bool { false }
-}
+protocol PlanMode { static var hasPlan: Bool { get } }
+enum WithPlan: PlanMode { static var hasPlan: Bool { true } }
+enum WithoutPlan: PlanMode { static var hasPlan: Bool { false } }
 
 /// An earlier format that shares its first `sharedSteps` steps with a format, walking them by the
 /// same rules (same syntax, direction, literal kinds and data characters).
