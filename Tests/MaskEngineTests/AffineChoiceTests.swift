@@ -65,6 +65,30 @@ private func referenceChoice(_ mask: AffineMask, _ value: String) -> Int {
     return chosen
 }
 
+/// Leading literals and the steps after them, for formats that differ only in how they begin
+/// ("+1 (…", "+44 (…"): enough of them, written together, form groups that share their steps.
+private let leadPieces = ["+", "1", "44", "5", " ", "(", "-", "{/}", "{-}", "x", "555", "0"]
+private let sharedTails = ["[000]) [000]-[0000]", "[00]-[00]", "[0…]", "[AA] [99]", "[000]", "[9999]", ""]
+
+/// The leading literals a number stands for: its digits in base `leadPieces.count`.
+private func lead(_ number: Int) -> String {
+    var number = number
+    var text = ""
+    while number > 0 {
+        text += leadPieces[number % leadPieces.count]
+        number /= leadPieces.count
+    }
+    return text
+}
+
+/// Many formats, each a run of leading literals and then the tail of its run of about eight.
+private let leadingFormats = Gen.int(in: 0..<5_000).array(of: 16...40)
+    .map { numbers in
+        numbers.enumerated().map {
+            lead($0.element) + sharedTails[($0.offset / 8 + numbers[0]) % sharedTails.count]
+        }
+    }
+
 @Suite("The affine choice skips only formats that cannot win")
 struct AffineChoiceTests {
     @Test("the chosen format is the one scoring every format would choose")
@@ -84,6 +108,43 @@ struct AffineChoiceTests {
             #expect(outcome.formatted == result.formatted)
             #expect(outcome.extracted == result.extracted)
             #expect(outcome.status == result.status)
+        }
+    }
+
+    @Test("many formats differing in their leading literals choose as scoring every format would")
+    func sameChoiceAmongLeadingLiterals() async {
+        let buffer = ApplyBuffer(capacity: 8)
+        await propertyCheck(
+            count: 300, input: leadingFormats, shapedValue, Gen<AffinityStrategy>.case, Gen.bool
+        ) { formats, value, strategy, autocomplete in
+            let mask = try AffineMask(
+                format: formats[0], affineFormats: Array(formats.dropFirst()), strategy: strategy,
+                autocomplete: autocomplete)
+            let expected = referenceChoice(mask, value)
+            let outcome = snapshotOfByteAPI(mask, value, buffer: buffer)
+            #expect(outcome.chosen == expected, "\(formats) on \(value.debugDescription), \(strategy)")
+            let result = mask.masks[expected].apply(value, autocomplete: autocomplete)
+            #expect(outcome.formatted == result.formatted)
+            #expect(outcome.extracted == result.extracted)
+            #expect(outcome.status == result.status)
+        }
+    }
+
+    @Test(
+        "the 10,000-format spec's shape chooses as scoring every format would",
+        arguments: AffinityStrategy.allCases)
+    func countryCodes(strategy: AffinityStrategy) throws {
+        let formats = (1...1_500).map { "+\($0) ([000]) [000]-[0000]" }
+        let mask = try AffineMask(format: "[000]-[0000]", affineFormats: formats, strategy: strategy)
+        let buffer = ApplyBuffer(capacity: 8)
+        let values = [
+            "5551234567", "(555) 123-4567", "555", "", "+44 20 7946 0958", "12-34", "abc",
+            "+1 (555) 123-4567",
+            "+5551 234", "+12", "1234 (555) 123-4567",
+        ]
+        for value in values {
+            let outcome = snapshotOfByteAPI(mask, value, buffer: buffer)
+            #expect(outcome.chosen == referenceChoice(mask, value), "\(value), \(strategy)")
         }
     }
 

@@ -20,6 +20,8 @@ public final class AffineMask: Sendable {
     /// For each format, the most characters that format or any after it can consume (each step
     /// takes at most one; an ellipsis any number): bounds what the rest can still score.
     private let consumableFrom: [Int]
+    /// Groups of formats that differ only in their leading literals, when there are many formats.
+    private let sharedSuffixes: SharedSuffixPlan?
 
     public init(
         primary: Mask, alternatives: [Mask] = [], strategy: AffinityStrategy = .wholeString,
@@ -38,6 +40,7 @@ public final class AffineMask: Sendable {
             consumableFrom[index] = max(consumableFrom[index], consumableFrom[index + 1])
         }
         self.consumableFrom = consumableFrom
+        self.sharedSuffixes = SharedSuffixPlan(programs)
     }
 
     /// Compiles input-mask formats; the error says which format failed.
@@ -126,12 +129,23 @@ public final class AffineMask: Sendable {
             }
             return CellOutcome(chosen: chosen, counts: counts)
         }
+        // Formats sharing steps are walked through them once for a value, not once each.
+        if plain && input.count <= SharedSuffixPlan.maximumValueLength, let plan = sharedSuffixes {
+            return choose(input, plain: plain, plan, buffer, WithPlan.self)
+        }
+        return choose(input, plain: plain, nil, buffer, WithoutPlan.self)
+    }
+
+    private func choose<Mode: PlanMode>(
+        _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ plan: SharedSuffixPlan?, _ buffer: ApplyBuffer,
+        _: Mode.Type
+    ) -> CellOutcome {
         switch strategy {
-        case .bestStatus: return choose(input, plain: plain, buffer: buffer, BestStatusChoice.self)
-        case .wholeString: return choose(input, plain: plain, buffer: buffer, WholeStringChoice.self)
-        case .prefix: return choose(input, plain: plain, buffer: buffer, PrefixChoice.self)
+        case .bestStatus: return choose(input, plain: plain, plan, buffer, BestStatusChoice.self, Mode.self)
+        case .wholeString: return choose(input, plain: plain, plan, buffer, WholeStringChoice.self, Mode.self)
+        case .prefix: return choose(input, plain: plain, plan, buffer, PrefixChoice.self, Mode.self)
         case .extractedValueCapacity:
-            return choose(input, plain: plain, buffer: buffer, ExtractedValueCapacityChoice.self)
+            return choose(input, plain: plain, plan, buffer, ExtractedValueCapacityChoice.self, Mode.self)
         case .capacity: preconditionFailure("capacity is chosen without applying")
         }
     }
@@ -139,12 +153,29 @@ public final class AffineMask: Sendable {
     /// Tries the formats in order, keeping the best so far. A format is skipped, never walked,
     /// when it cannot score above the best: its bound is no higher (`bound(consumable:)`), or it
     /// shares the steps the value's walk through an earlier format stayed within (`Twin`).
-    /// Either way it could at most tie, and a tie goes to the format listed first.
-    private func choose<Choice: StrategyChoice>(
-        _ input: UnsafeBufferPointer<UInt8>, plain: Bool, buffer: ApplyBuffer, _: Choice.Type
+    /// Either way it could at most tie, and a tie goes to the format listed first. With a `plan`,
+    /// a format of a group is scored from its leading literals and what the group's shared steps
+    /// did with the rest, and walked whole only when it beats the best so far.
+    private func choose<Choice: StrategyChoice, Mode: PlanMode>(
+        _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ plan: SharedSuffixPlan?, _ buffer: ApplyBuffer,
+        _: Choice.Type, _: Mode.Type
     ) -> CellOutcome {
         let strategy = Choice.strategy
         let trials = buffer.trials(programs.count)
+        // Unmanaged, so that consulting them for each format costs no reference counting; the
+        // mask keeps the plan alive, the buffer the memo.
+        let sharing = (Mode.hasPlan ? plan : nil).map { plan in
+            let memo = buffer.suffixMemo
+            memo.begin(
+                groups: plan.groupCount, positions: input.count + 1, stride: input.count + literalByteCount)
+            return (
+                formats: plan.formats, plan: Unmanaged.passUnretained(plan),
+                memo: Unmanaged.passUnretained(memo)
+            )
+        }
+        // For wholeString and bestStatus: how many of each format's leading literals the value
+        // could match, fetched when first needed.
+        var matchable: [Int32] = []
         // For bestStatus's bound: the value's letters and digits, counted when first needed.
         var dataCharacters = -1
         var chosen = 0
@@ -165,6 +196,17 @@ public final class AffineMask: Sendable {
                     trials[index].reach = Int.max
                     continue
                 }
+                if let sharing, sharing.formats[index].group >= 0,
+                    let score = sharing.plan._withUnsafeGuaranteedRef({ plan in
+                        sharing.memo._withUnsafeGuaranteedRef { memo in
+                            sharedScore(strategy, index, plan, input, memo, best: best, &matchable)
+                        }
+                    })
+                {
+                    // Not walked: no format's twin test may rely on its reach.
+                    trials[index].reach = Int.max
+                    if score <= best { continue }
+                }
             }
             let (counts, score) = programs[index]._withUnsafeGuaranteedRef { program in
                 let counts = buffer.applyToSpare(program, input, autocomplete, plain)
@@ -181,6 +223,111 @@ public final class AffineMask: Sendable {
             }
         }
         return CellOutcome(chosen: chosen, counts: bestCounts!)
+    }
+
+    /// The score of `programs[index]`, of a `plan` group, for a plain value: its leading literals
+    /// walked here, then what the group's shared steps did with the rest of the value (walked
+    /// once a value for each position they start from). Nil when the value ends among them.
+    @inline(__always)
+    private func sharedScore(
+        _ strategy: AffinityStrategy, _ index: Int, _ plan: SharedSuffixPlan,
+        _ input: UnsafeBufferPointer<UInt8>, _ memo: SuffixMemo, best: Int, _ matchable: inout [Int32]
+    ) -> Int? {
+        if strategy == .wholeString || strategy == .bestStatus {
+            // Bounded first: most formats of a group cannot beat the best, and are not walked.
+            if matchable.isEmpty { matchable = memo.matchable(plan, input) }
+            let ceiling = sharedCeiling(strategy, index, Int(matchable[index]), plan, input, memo)
+            if ceiling <= best { return ceiling }
+        }
+        let format = plan.formats[index]
+        let lead = Int(format.lead)
+        let leads = plan.leads + Int(format.leadStart)
+        var affinity = 0
+        var position = 0
+        var extracted = 0
+        guard let bytes = input.baseAddress else { return nil }
+        for offset in 0..<lead {
+            guard position < input.count else { return nil }
+            let step = leads[offset]
+            let unit = bytes[position]
+            let written: UInt8
+            // A literal that matches consumes the byte; one that does not is inserted.
+            if step.accepts.contains(unit) {
+                affinity &+= 1
+                position &+= 1
+                written = unit
+            } else {
+                affinity &-= 1
+                written = step.literal
+            }
+            if step.fixed { extracted &+= 1 }
+            // prefix scores where the formatted value first differs: known once it does.
+            if strategy == .prefix && (offset >= input.count || bytes[offset] != written) {
+                return offset
+            }
+        }
+        let group = Int(format.group)
+        let entry = memo.cached(group, position) ?? walkShared(group, from: position, plan, input, memo)
+        switch strategy {
+        case .bestStatus:
+            return entry.statusRank << 40 + affinity + entry.affinity
+        case .wholeString:
+            return affinity + entry.affinity
+        case .prefix:
+            return lead + memo.commonStart(entry, input, from: lead)
+        case .extractedValueCapacity:
+            let length = extracted + entry.extracted
+            let capacity = format.capacityValueLength
+            return length > capacity ? Int.min : length - capacity
+        case .capacity:
+            preconditionFailure("capacity is scored without applying")
+        }
+    }
+
+    /// The most `programs[index]`, of a `plan` group, can score for a plain value when at most
+    /// `matchable` of its leading literals can match a character of it: consuming p characters
+    /// there, it inserts its other leading literals, scoring `2p − lead` before the shared steps
+    /// score from p. A value its leading literals might consume whole is walked, not bounded.
+    @inline(__always)
+    private func sharedCeiling(
+        _ strategy: AffinityStrategy, _ index: Int, _ matchable: Int, _ plan: SharedSuffixPlan,
+        _ input: UnsafeBufferPointer<UInt8>, _ memo: SuffixMemo
+    ) -> Int {
+        guard matchable < input.count else { return Int.max }
+        let format = plan.formats[index]
+        let group = Int(format.group)
+        let highest =
+            memo.ceiling(group, upTo: matchable)
+            ?? fillCeilings(strategy, group, upTo: matchable, plan, input, memo)
+        return highest - Int(format.lead)
+    }
+
+    @inline(never)
+    private func fillCeilings(
+        _ strategy: AffinityStrategy, _ group: Int, upTo matchable: Int, _ plan: SharedSuffixPlan,
+        _ input: UnsafeBufferPointer<UInt8>, _ memo: SuffixMemo
+    ) -> Int {
+        memo.fillCeilings(group) { position in
+            let entry =
+                memo.cached(group, position) ?? self.walkShared(group, from: position, plan, input, memo)
+            return strategy == .bestStatus ? entry.statusRank << 40 + entry.affinity : entry.affinity
+        }
+        return memo.ceiling(group, upTo: matchable)!
+    }
+
+    /// What a group's shared steps do with the value from `position` on, walked in the group's
+    /// representative and kept for the group's other formats.
+    @inline(never)
+    private func walkShared(
+        _ group: Int, from position: Int, _ plan: SharedSuffixPlan, _ input: UnsafeBufferPointer<UInt8>,
+        _ memo: SuffixMemo
+    ) -> SuffixMemo.Entry {
+        let representative = plan.representatives[group]
+        return programs[representative]._withUnsafeGuaranteedRef {
+            memo.walk(
+                group, position, $0, from: Int(plan.formats[representative].lead), input,
+                autocomplete: autocomplete)
+        }
     }
 
     /// The highest score a format that can consume at most `consumable` characters can get for
@@ -338,6 +485,12 @@ enum ExtractedValueCapacityChoice: StrategyChoice {
     static var strategy: AffinityStrategy { .extractedValueCapacity }
 }
 
+/// Whether the affine choice consults a `SharedSuffixPlan`, as a type: the loop is compiled for
+/// each, so that the columns of a few formats pay nothing for the plan.
+protocol PlanMode { static var hasPlan: Bool { get } }
+enum WithPlan: PlanMode { static var hasPlan: Bool { true } }
+enum WithoutPlan: PlanMode { static var hasPlan: Bool { false } }
+
 /// An earlier format that shares its first `sharedSteps` steps with a format, walking them by the
 /// same rules (same syntax, direction, literal kinds and data characters).
 struct Twin {
@@ -428,6 +581,15 @@ public final class ApplyBuffer {
     /// One `FormatTrial` per format of the mask being applied.
     @exclusivity(unchecked) private var trialStorage: UnsafeMutablePointer<FormatTrial>
     @exclusivity(unchecked) private var trialCapacity = 4
+    /// For an `AffineMask` with a `SharedSuffixPlan`: made when first needed.
+    @exclusivity(unchecked) private var memo: SuffixMemo?
+
+    var suffixMemo: SuffixMemo {
+        if let memo { return memo }
+        let memo = SuffixMemo()
+        self.memo = memo
+        return memo
+    }
 
     public init(capacity: Int = 256) {
         self.capacity = capacity

@@ -122,6 +122,14 @@ struct ASCIIBitmap: Hashable, Sendable {
         if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte &- 64) }
     }
 
+    func intersection(_ other: ASCIIBitmap) -> ASCIIBitmap {
+        ASCIIBitmap(low: low & other.low, high: high & other.high)
+    }
+
+    func isDisjoint(with other: ASCIIBitmap) -> Bool {
+        low & other.low == 0 && high & other.high == 0
+    }
+
     mutating func formUnion(_ other: ASCIIBitmap) {
         low |= other.low
         high |= other.high

@@ -170,11 +170,7 @@ final class Program: Sendable {
     /// How many first steps this program shares with `other`, walking them by the same rules: a
     /// value whose walk through one stays within them walks the other the same way.
     func sharedSteps(with other: Program) -> Int {
-        guard
-            syntax == other.syntax && rightToLeft == other.rightToLeft
-                && literalsAreInert == other.literalsAreInert && dataASCII == other.dataASCII
-                && dataClasses == other.dataClasses
-        else { return 0 }
+        guard walksByTheSameRules(as: other) else { return 0 }
         var shared = 0
         while shared < steps.count && shared < other.steps.count
             && Self.alike(
@@ -183,6 +179,14 @@ final class Program: Sendable {
             shared += 1
         }
         return shared
+    }
+
+    /// Whether alike steps walk a value alike in both programs: the same syntax and direction,
+    /// and the same characters whose loss counts.
+    func walksByTheSameRules(as other: Program) -> Bool {
+        syntax == other.syntax && rightToLeft == other.rightToLeft
+            && literalsAreInert == other.literalsAreInert && dataASCII == other.dataASCII
+            && dataClasses == other.dataClasses
     }
 
     /// Whether a step, with its program's literals and classes, does with any character what
