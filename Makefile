@@ -20,13 +20,14 @@ FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 all: build
 
 # libcsv has no pkg-config file on Debian: look for its header, and zlib's and libzstd's (compressed
-# inputs and outputs). groff checks the manual in the tests.
+# inputs and outputs). groff checks the manual in the tests, and the zstd tool the compressed outputs.
 deps:
 	@missing=""; \
 	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
+	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing$$missing…"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
