@@ -6,7 +6,7 @@ import CZstd
 /// Pieces compressed apart, on any worker, and written one after the other form one file that
 /// every gzip or zstd reader reads whole: that is what lets compression run on the workers, chunk
 /// by chunk, and scale with `--jobs` (docs/record-formats.md). One compressor per thread.
-final class Compressor {
+public final class Compressor {
     let compression: Compression
     let level: Int
     private var gzip: UnsafeMutablePointer<z_stream>?
@@ -14,7 +14,7 @@ final class Compressor {
 
     /// Fast levels by default: a nightly export is compressed for transfer and storage, and
     /// gzip's usual 6 costs about three times level 1's CPU for a few percent less size.
-    static func defaultLevel(_ compression: Compression) -> Int {
+    public static func defaultLevel(_ compression: Compression) -> Int {
         switch compression {
         case .gzip: 1
         case .zstd: 1
@@ -22,7 +22,7 @@ final class Compressor {
     }
 
     /// The levels a user may ask for.
-    static func levels(_ compression: Compression) -> ClosedRange<Int> {
+    public static func levels(_ compression: Compression) -> ClosedRange<Int> {
         switch compression {
         case .gzip: 1...9
         case .zstd: 1...Int(ZSTD_maxCLevel())
