@@ -20,6 +20,18 @@ struct ByteBufferTests {
         #expect(buffer.reservedCapacity >= expected.count)
     }
 
+    @Test("a separator then a cell, made room for at once, keep every byte across growths")
+    func separatorThenCell() {
+        let buffer = ByteBuffer(capacity: 16)
+        var expected: [UInt8] = []
+        for length in 0..<70 {
+            let piece = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ length) }
+            piece.withUnsafeBufferPointer { buffer.append(0x2C, then: $0) }
+            expected += [0x2C] + piece
+        }
+        #expect(Array(buffer.bytes) == expected)
+    }
+
     @Test("truncate and removeFirst keep the bytes that remain, in order")
     func truncateAndRemoveFirst() {
         let buffer = ByteBuffer(capacity: 4)

@@ -72,4 +72,23 @@ struct CellMaskerTests {
         #expect(!valid([0xE2, 0x82]), "a cut character")
         #expect(!valid([0xF4, 0x90, 0x80, 0x80]), "past U+10FFFF")
     }
+
+    /// `isASCII` reads eight bytes (or four) at a time, its last word ending with the value: a
+    /// high byte must be found wherever it is, at every length.
+    @Test("a byte of 0x80 or above is found at every place of values of every length")
+    func asciiAtEveryPlace() {
+        func ascii(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer(\.isASCII) }
+        for length in 0...25 {
+            let plain = (0..<length).map { UInt8(0x30 + $0 % 0x50) }
+            #expect(ascii(plain), "length \(length)")
+            for place in 0..<length {
+                for byte: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var value = plain
+                    value[place] = byte
+                    #expect(!ascii(value), "\(byte) at \(place) of \(length)")
+                    #expect(!value.withUnsafeBufferPointer(\.isValidUTF8), "\(byte) at \(place) of \(length)")
+                }
+            }
+        }
+    }
 }

@@ -78,4 +78,86 @@ struct RecordEncoderTests {
         encoder.record(["id", "last, first", ""], to: &out)
         #expect(String(decoding: out, as: UTF8.self) == "id,\"last, first\",\r\n")
     }
+
+    /// Every value from 0 to 24 bytes long, plain or with one byte of `special` at each place.
+    static func values(with special: UInt8) -> [[UInt8]] {
+        (0...24).flatMap { length in
+            let plain = (0..<length).map { UInt8(ascii: "0") + UInt8($0 % 10) }
+            return [plain]
+                + plain.indices.map { place in
+                    var value = plain
+                    value[place] = special
+                    return value
+                }
+        }
+    }
+
+    /// A column name of each length that matters to copying it by words, and one to escape.
+    static let names = [
+        "a", "phone_formatted", "a name of thirty-two bytes long!", "say \"x\"\n",
+        String(repeating: "n", count: 70),
+    ]
+
+    @Test(
+        "a JSON cell written into a chunk's buffer is as the encoder writes it anywhere",
+        arguments: [0x22, 0x5C, 0x01, 0x0A, 0x1F, 0x7F, 0xC3, UInt8(ascii: "+")] as [UInt8])
+    func jsonCellsIntoBuffer(special: UInt8) {
+        for escapeFormulas in [false, true] {
+            let encoder = RecordEncoder(
+                layout: .json(array: false), escapeFormulas: escapeFormulas, columnNames: Self.names)
+            for value in Self.values(with: special) {
+                for column in Self.names.indices {
+                    for separator in [false, true] {
+                        var expected: [UInt8] = []
+                        encoder.cell(value, outputColumn: column, separator: separator, &expected)
+                        var buffer = ByteBuffer(capacity: 16)
+                        value.withUnsafeBufferPointer {
+                            encoder.addedCell($0, outputColumn: column, separator: separator, &buffer)
+                        }
+                        #expect(Array(buffer.bytes) == expected, "\(value) in column \(column)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(
+        "a column's formatted, extracted and status members are written in one piece only when none needs escaping"
+    )
+    func plainMembersInOnePiece() {
+        let plain = RecordEncoder(layout: .json(array: false), escapeFormulas: false, columnNames: Self.names)
+        let escaping = RecordEncoder(
+            layout: .json(array: false), escapeFormulas: true, columnNames: Self.names)
+        let status = Array("complete".utf8)
+        for value in Self.values(with: 0x22) + Self.values(with: UInt8(ascii: "=")) {
+            let other = Array("+1 (555) 010-0000".utf8)
+            for (formatted, extracted) in [(value, other), (other, value)] {
+                var expected: [UInt8] = []
+                for (offset, cell) in [formatted, extracted, status].enumerated() {
+                    plain.cell(cell, outputColumn: 1 + offset, separator: true, &expected)
+                }
+                let buffer = ByteBuffer(capacity: 16)
+                buffer.append(UInt8(ascii: "{"))
+                let wrote = formatted.withUnsafeBufferPointer { formatted in
+                    extracted.withUnsafeBufferPointer { extracted in
+                        status.withUnsafeBufferPointer { status in
+                            plain.plainMembers(formatted, extracted, status, outputColumn: 1, buffer)
+                        }
+                    }
+                }
+                #expect(wrote == !value.contains(0x22))
+                #expect(Array(buffer.bytes) == (wrote ? [UInt8(ascii: "{")] + expected : [UInt8(ascii: "{")]))
+                let untouched = ByteBuffer(capacity: 16)
+                let escaped = formatted.withUnsafeBufferPointer { formatted in
+                    extracted.withUnsafeBufferPointer { extracted in
+                        status.withUnsafeBufferPointer { status in
+                            escaping.plainMembers(formatted, extracted, status, outputColumn: 1, untouched)
+                        }
+                    }
+                }
+                #expect(!escaped, "a formula prefix is left to the cell by cell writing")
+                #expect(untouched.isEmpty)
+            }
+        }
+    }
 }

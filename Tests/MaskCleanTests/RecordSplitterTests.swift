@@ -157,6 +157,66 @@ struct RecordSplitterTests {
         }
     }
 
+    /// Where records end, read one byte at a time by the rules the splitter follows: a line feed
+    /// or a bare CR outside quotes; a quote opens a field only at its start; a doubled quote in a
+    /// quoted field is data. A CR on the last byte waits for the next, so it ends nothing here.
+    static func byteLoopBoundaries(_ bytes: [UInt8], delimiter: UInt8) -> [Int] {
+        var boundaries: [Int] = []
+        var quoted = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+            if quoted {
+                if byte == 0x22 {
+                    if next == 0x22 { index += 1 } else { quoted = false }
+                }
+            } else if byte == 0x0A || (byte == 0x0D && next != nil && next != 0x0A) {
+                boundaries.append(index + 1)
+            } else if byte == 0x22 {
+                let before = index == 0 ? 0x0A : bytes[index - 1]
+                quoted = before == delimiter || before == 0x0A || before == 0x0D
+            }
+            index += 1
+        }
+        return boundaries
+    }
+
+    @Test(
+        "CSV: the boundaries a byte loop finds, wherever quotes, CRs and line feeds fall",
+        arguments: [UInt8(ascii: ","), UInt8(ascii: "\t")])
+    func csvAgainstByteLoop(delimiter: UInt8) {
+        let alphabet: [UInt8] = [0x61, 0x61, 0x61, 0x2C, 0x09, 0x22, 0x22, 0x0A, 0x0D, 0xC3, 0x3B]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for round in 0..<4000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<(round % 97) {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                bytes.append(alphabet[Int(seed >> 33) % alphabet.count])
+            }
+            let expected = Self.byteLoopBoundaries(bytes, delimiter: delimiter)
+            // Stopping at each boundary, then going on from it.
+            var splitter = CSVSplitter(delimiter: delimiter)
+            var found: [Int] = []
+            var position = 0
+            bytes.withUnsafeBufferPointer { all in
+                while position < all.count {
+                    let scan = splitter.scanToFirstBoundary(UnsafeBufferPointer(rebasing: all[position...]))
+                    guard let boundary = scan.boundary else { break }
+                    position += boundary
+                    found.append(position)
+                }
+            }
+            #expect(found == expected, "\(bytes)")
+            // In one scan: the last boundary, and every one and every line feed counted.
+            var whole = CSVSplitter(delimiter: delimiter)
+            let scan = bytes.withUnsafeBufferPointer { whole.scan($0) }
+            #expect(scan.boundary == expected.last, "\(bytes)")
+            #expect(scan.boundaries == expected.count, "\(bytes)")
+            #expect(scan.lineFeeds == bytes.count { $0 == 0x0A }, "\(bytes)")
+        }
+    }
+
     // MARK: NDJSON
 
     @Test("NDJSON: every line feed ends a record")

@@ -69,8 +69,45 @@ final class ByteBuffer: ByteSink, @unchecked Sendable {
 
     @inline(__always)
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        guard bytes.count > 0 else { return }
         reserve(bytes.count)
+        appendInRoom(bytes)
+    }
+
+    /// Appends `byte`, then `bytes`, making room once: a separator and a short cell.
+    @inline(__always)
+    func append(_ byte: UInt8, then bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(1 + bytes.count)
+        base[count] = byte
+        count += 1
+        appendInRoom(bytes)
+    }
+
+    /// Makes room for `extra` more bytes and gives where they go, for a writer that counts what
+    /// it wrote there with `advance(by:)`.
+    @inline(__always)
+    func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        reserve(extra)
+        return base + count
+    }
+
+    /// Keeps `written` bytes written into `room`.
+    @inline(__always)
+    func advance(by written: Int) {
+        count += written
+    }
+
+    /// Appends `byte`, for which `reserve` made room.
+    @inline(__always)
+    func appendInRoom(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    /// Appends `bytes`, for which `reserve` made room.
+    @inline(__always)
+    func appendInRoom(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         let target = UnsafeMutableRawPointer(base + count)
         let length = bytes.count
         // Most cells are a few bytes: two overlapping word copies cost less than a call to memcpy.
@@ -80,6 +117,17 @@ final class ByteBuffer: ByteSink, @unchecked Sendable {
             let tail = raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
             target.storeBytes(of: head, as: UInt64.self)
             target.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+        } else if length > 16 && length <= 32 {
+            // A JSON member's name and quotes: four overlapping words.
+            let raw = UnsafeRawPointer(source)
+            let first = raw.loadUnaligned(as: UInt64.self)
+            let second = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let third = raw.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self)
+            let fourth = raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            target.storeBytes(of: first, as: UInt64.self)
+            target.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: third, toByteOffset: length - 16, as: UInt64.self)
+            target.storeBytes(of: fourth, toByteOffset: length - 8, as: UInt64.self)
         } else if length >= 4 && length < 8 {
             let raw = UnsafeRawPointer(source)
             let head = raw.loadUnaligned(as: UInt32.self)

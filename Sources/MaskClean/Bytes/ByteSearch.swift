@@ -17,18 +17,28 @@ enum ByteSearch {
     }
 
     /// The index of the first byte at or after `start` that needs care in a JSON string: a
-    /// quote, a backslash or a control character; or `count`.
+    /// quote, a backslash or a control character, and with `orNonASCII` a byte ≥ 0x80 (which a
+    /// reader checks as UTF-8); or `count`.
     @inline(__always)
-    static func firstJSONSpecial(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+    static func firstJSONSpecial(
+        _ base: UnsafePointer<UInt8>, from start: Int, count: Int, orNonASCII: Bool = false
+    ) -> Int {
+        let alsoFound = orNonASCII ? highs : 0
         var index = start
         while index + 8 <= count {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Each test is exact for its lowest byte, so the lowest of them all is a true find.
             let found =
                 bytes(equalTo: 0x22, in: word) | bytes(equalTo: 0x5C, in: word) | controlBytes(in: word)
+                | word & alsoFound
             if found != 0 { return index + found.trailingZeroBitCount >> 3 }
             index += 8
         }
-        while index < count, base[index] >= 0x20, base[index] != 0x22, base[index] != 0x5C { index += 1 }
+        while index < count {
+            let byte = base[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || orNonASCII && byte >= 0x80 { return index }
+            index += 1
+        }
         return index
     }
 }

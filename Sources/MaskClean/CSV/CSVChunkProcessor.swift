@@ -45,13 +45,11 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
     // The record being parsed.
     @exclusivity(unchecked) var fieldIndex = 0
     @exclusivity(unchecked) var recordOutputStart = 0
-    /// The masked cells' bytes, back to back, and where each spec column's cell lies in them.
+    /// The masked cells' bytes, back to back, where copied cells lie (`MaskedCell.range`).
     @exclusivity(unchecked) var maskedBytes = ByteBuffer()
-    @exclusivity(unchecked) var maskedRanges: [Range<Int>]
-    /// Each spec column's cell where it lies: in the chunk itself when a plain line gave it as it
-    /// is (no copy: a 30 MB cell is not held twice), else in `maskedBytes` at its range.
-    @exclusivity(unchecked) var maskedCells: [UnsafeBufferPointer<UInt8>]
-    @exclusivity(unchecked) var maskedInChunk: [Bool]
+    /// Each spec column's cell of the record being read. Plain memory, written for every masked
+    /// field: an array would be checked for uniqueness on every write.
+    let masked: UnsafeMutableBufferPointer<MaskedCell>
     /// For each input field, the spec column that replaces it, or -1.
     let replacingColumn: [Int]
     /// The record's fields that a column replaces: where each goes in the output, and its index.
@@ -84,9 +82,12 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
             replacing[field] = column
         }
         self.replacingColumn = replacing
-        self.maskedRanges = Array(repeating: 0..<0, count: columns.count)
-        self.maskedCells = Array(repeating: UnsafeBufferPointer(start: nil, count: 0), count: columns.count)
-        self.maskedInChunk = Array(repeating: false, count: columns.count)
+        self.masked = .allocate(capacity: columns.count)
+        masked.initialize(repeating: MaskedCell())
+    }
+
+    deinit {
+        masked.deallocate()
     }
 
     func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
@@ -106,7 +107,8 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
     func process(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
         guard let base = bytes.baseAddress else { return }
         let hasNUL = memchr(base, 0, bytes.count) != nil
-        let hasCR = memchr(base, 0x0D, bytes.count) != nil
+        // Held once for the chunk: the lazy property's getter retained it for every line.
+        let parser = self.parser
         var line = chunk.firstLine
         recordLine = line
         recordStart = 0
@@ -115,6 +117,9 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
         // export whose records end with bare CRs, searching the rest of the chunk for every
         // record made a chunk quadratic.
         var nextFeed = -1
+        // The next CR at or after `lineStart` (`Int.max` for none), kept the same way: most lines
+        // hold none, and one search per line cost as much as the search for its line feed.
+        var nextCR = -1
         while lineStart < bytes.count {
             if nextFeed < lineStart {
                 nextFeed =
@@ -125,7 +130,13 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
             var lineEnd = min(nextFeed + 1, bytes.count)
             // Fed up to a bare CR (`CSVParser.pieceEnd`); lines are still counted by LF.
             var endsLine = lineEnd < bytes.count || bytes.last == 0x0A
-            if hasCR, let pieceEnd = CSVParser.pieceEnd(bytes, from: lineStart, before: lineEnd) {
+            if nextCR < lineStart {
+                nextCR =
+                    memchr(base + lineStart, 0x0D, bytes.count - lineStart).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? Int.max
+            }
+            if let pieceEnd = CSVParser.pieceEnd(bytes, firstCR: nextCR, before: lineEnd) {
                 lineEnd = pieceEnd
                 endsLine = false
             }
@@ -141,6 +152,8 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
             var problem: RecordProblem?
             // A record that ended in this line was counted when it ended; one cut short was not.
             var counted = false
+            // The record was read whole, over more lines than this one, up to `lineEnd`.
+            var spansLines = false
             if hasNUL, memchr(base + lineStart, 0, lineEnd - lineStart) != nil {
                 problem = .nulByte
             } else if lineEnd - recordStart > plan.maximumRecordBytes {
@@ -148,6 +161,15 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
             } else if plan.splitsPlainLines, parser.isBetweenRecords,
                 splitLine(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
             {
+                if !badRecords.isEmpty {
+                    problem = badRecords[0]
+                    counted = true
+                }
+            } else if plan.splitsPlainLines, parser.isBetweenRecords,
+                let end = splitLines(bytes, from: lineStart, hasNUL: hasNUL)
+            {
+                lineEnd = end
+                spansLines = true
                 if !badRecords.isEmpty {
                     problem = badRecords[0]
                     counted = true
@@ -169,7 +191,11 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
                 recordLine = line
                 continue
             }
-            if endsLine { line += 1 }
+            if spansLines {
+                line += UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]).count { $0 == 0x0A }
+            } else if endsLine {
+                line += 1
+            }
             if parser.isBetweenRecords {
                 recordLine = line
                 recordStart = lineEnd
@@ -253,4 +279,13 @@ final class CSVChunkProcessor: ChunkProcessor, CSVFieldSink {
         recordOutputStart = output.count
         maskedBytes.truncate(to: 0)
     }
+}
+
+/// A spec column's cell of the record being read.
+struct MaskedCell {
+    /// Where it lies: in the chunk itself when a plain line gave it as it is (no copy: a 30 MB
+    /// cell is not held twice), else in `maskedBytes` at `range` once the record has ended.
+    var cell = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    var range = 0..<0
+    var inChunk = false
 }

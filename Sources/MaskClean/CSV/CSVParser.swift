@@ -50,7 +50,16 @@ final class CSVParser {
     static func pieceEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int) -> Int? {
         guard let base = bytes.baseAddress, start < end, let cr = memchr(base + start, 0x0D, end - start)
         else { return nil }
-        let crEnd = base.distance(to: cr.assumingMemoryBound(to: UInt8.self)) + 1
+        return pieceEnd(
+            bytes, firstCR: base.distance(to: cr.assumingMemoryBound(to: UInt8.self)), before: end)
+    }
+
+    /// The same, given where the first CR at or after the piece's start is (`Int.max` for none):
+    /// found once for many pieces.
+    @inline(__always)
+    static func pieceEnd(_ bytes: UnsafeBufferPointer<UInt8>, firstCR cr: Int, before end: Int) -> Int? {
+        guard cr < end else { return nil }
+        let crEnd = cr + 1
         return crEnd < bytes.count && bytes[crEnd] != 0x0A ? crEnd : nil
     }
 

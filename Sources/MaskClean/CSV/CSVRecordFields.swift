@@ -12,7 +12,10 @@ extension CSVChunkProcessor {
     ///
     /// False, having written nothing, for a line libcsv must read: a quoted field that goes on
     /// past the line, or a quote where strict CSV has none (libcsv then says what is wrong).
-    func splitLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    ///
+    /// `spansLines`: the record goes on over more lines (its quoted fields hold line breaks), and
+    /// a quoted field holding a line break or a CR keeps its quotes.
+    func splitLine(_ line: UnsafeBufferPointer<UInt8>, spansLines: Bool = false) -> Bool {
         var count = line.count
         if count > 0 && line[count - 1] == 0x0A { count -= 1 }
         if count > 0 && line[count - 1] == 0x0D { count -= 1 }
@@ -21,17 +24,26 @@ extension CSVChunkProcessor {
         var copied = 0  // the line's bytes before this are in the output
         var start = 0
         var field = 0
+        // The first quote at or after the field's start (`Int.max` for none, which an empty last
+        // field does not start with), found once and kept until passed: most fields hold none,
+        // and a search per field for one cost as much as the search for its delimiter.
+        var nextQuote = -1
         while true {
             var end = count  // where the field ends: at a delimiter or the line's end
             var text = start..<count
             var doubledQuotes = false
-            if start < count && base[start] == 0x22 {
+            if nextQuote < start {
+                nextQuote =
+                    memchr(base + start, 0x22, count - start).map { UnsafeRawPointer(base).distance(to: $0) }
+                    ?? Int.max
+            }
+            if nextQuote == start {
                 var search = start + 1
                 while true {
                     guard let quote = memchr(base + search, 0x22, count - search) else {
                         return abandonLine()
                     }
-                    let close = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
+                    let close = UnsafeRawPointer(base).distance(to: quote)
                     if close + 1 < count && base[close + 1] == 0x22 {
                         doubledQuotes = true
                         search = close + 2
@@ -42,7 +54,11 @@ extension CSVChunkProcessor {
                     break
                 }
                 guard end == count || base[end] == delimiter else { return abandonLine() }
-                if !doubledQuotes && memchr(base + text.lowerBound, Int32(delimiter), text.count) == nil {
+                if !doubledQuotes && memchr(base + text.lowerBound, Int32(delimiter), text.count) == nil
+                    && !(spansLines
+                        && Self.holdsLineBreak(
+                            UnsafeBufferPointer(start: base + text.lowerBound, count: text.count)))
+                {
                     // Quoted without need: the encoder would write it bare.
                     output.append(UnsafeBufferPointer(start: base + copied, count: start - copied))
                     output.append(UnsafeBufferPointer(start: base + text.lowerBound, count: text.count))
@@ -50,10 +66,10 @@ extension CSVChunkProcessor {
                 }
             } else {
                 if let found = memchr(base + start, Int32(delimiter), count - start) {
-                    end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    end = UnsafeRawPointer(base).distance(to: found)
                 }
                 text = start..<end
-                if memchr(base + start, 0x22, end - start) != nil {
+                if nextQuote < end {
                     // A quote inside a field that does not start with one is data (`12" ruler`);
                     // written back, the field is quoted and the quote doubled.
                     output.append(UnsafeBufferPointer(start: base + copied, count: start - copied))
@@ -67,9 +83,9 @@ extension CSVChunkProcessor {
                 for index in maskingStart[field]..<maskingStart[field + 1] {
                     let column = maskingColumns[index]
                     guard doubledQuotes else {
-                        maskedCells[column] = UnsafeBufferPointer(
+                        masked[column].cell = UnsafeBufferPointer(
                             start: base + text.lowerBound, count: text.count)
-                        maskedInChunk[column] = true
+                        masked[column].inChunk = true
                         continue
                     }
                     let maskedStart = maskedBytes.count
@@ -78,8 +94,8 @@ extension CSVChunkProcessor {
                         maskedBytes.append(base[position])
                         position += base[position] == 0x22 ? 2 : 1
                     }
-                    maskedRanges[column] = maskedStart..<maskedBytes.count
-                    maskedInChunk[column] = false
+                    masked[column].range = maskedStart..<maskedBytes.count
+                    masked[column].inChunk = false
                 }
             }
             field += 1
@@ -90,6 +106,28 @@ extension CSVChunkProcessor {
         fieldIndex = field
         endRecord()
         return true
+    }
+
+    /// Reads a record whose quoted field goes on over more lines (a note with line breaks)
+    /// without libcsv, as `splitLine` reads a line: from `start` to the record's end, which the
+    /// boundary scanner finds by libcsv's rules. Returns that end; nil, having written nothing,
+    /// for a record libcsv must read, and for one too long or holding a NUL, which the line
+    /// path reports at the line where it shows.
+    func splitLines(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, hasNUL: Bool) -> Int? {
+        var splitter = CSVSplitter(delimiter: plan.delimiter)
+        let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+        guard let boundary = splitter.scanToFirstBoundary(rest).boundary,
+            start + boundary - recordStart <= plan.maximumRecordBytes
+        else { return nil }
+        let record = UnsafeBufferPointer(rebasing: rest[..<boundary])
+        if hasNUL, let base = record.baseAddress, memchr(base, 0, record.count) != nil { return nil }
+        return splitLine(record, spansLines: true) ? start + boundary : nil
+    }
+
+    /// Whether `text` holds a line feed or a CR.
+    static func holdsLineBreak(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return false }
+        return memchr(base, 0x0A, text.count) != nil || memchr(base, 0x0D, text.count) != nil
     }
 
     /// Takes back what `splitLine` wrote of a record it leaves to libcsv.
@@ -115,7 +153,7 @@ extension CSVChunkProcessor {
             }
             copied = offset
             let column = replacingColumn[field]
-            let input = maskedCells[column]
+            let input = masked[column].cell
             if let replacement = masker.premask(input, column: column, row: row) {
                 masker.withPremaskedBytes { bytes in
                     encoder.cell(
@@ -143,8 +181,8 @@ extension CSVChunkProcessor {
             for index in maskingStart[fieldIndex]..<maskingStart[fieldIndex + 1] {
                 let start = maskedBytes.count
                 maskedBytes.append(cell)
-                maskedRanges[maskingColumns[index]] = start..<maskedBytes.count
-                maskedInChunk[maskingColumns[index]] = false
+                masked[maskingColumns[index]].range = start..<maskedBytes.count
+                masked[maskingColumns[index]].inChunk = false
             }
             if masker.replaces, replacingColumn[fieldIndex] >= 0 {
                 // Written once the record is known good and the cell masked: see `replaceCells`.
@@ -174,11 +212,11 @@ extension CSVChunkProcessor {
             return
         }
         // The copied cells' places, now that `maskedBytes` no longer grows for this record.
-        let masked = maskedBytes.bytes
-        for column in maskedCells.indices where !maskedInChunk[column] {
-            maskedCells[column] = UnsafeBufferPointer(rebasing: masked[maskedRanges[column]])
+        let copies = maskedBytes.bytes
+        for column in masked.indices where !masked[column].inChunk {
+            masked[column].cell = UnsafeBufferPointer(rebasing: copies[masked[column].range])
         }
-        for column in maskedCells.indices where !maskedCells[column].isValidUTF8 {
+        for column in masked.indices where !masked[column].cell.isValidUTF8 {
             output.truncate(to: recordOutputStart)
             badRecords.append(.invalidUTF8InColumn(masker.columns[column].name))
             return
@@ -186,9 +224,9 @@ extension CSVChunkProcessor {
         let row = result.rows
         if !replacedFields.isEmpty { replaceCells(row: row) }
         var outputColumn = fieldIndex
-        for column in maskedCells.indices {
+        for column in masked.indices {
             outputColumn = masker.writeAddedCells(
-                maskedCells[column], column: column, row: row, outputColumn: outputColumn, separator: true,
+                masked[column].cell, column: column, row: row, outputColumn: outputColumn, separator: true,
                 encoder: encoder, to: &output)
         }
         encoder.endRecord(&output)

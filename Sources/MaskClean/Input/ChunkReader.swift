@@ -32,6 +32,12 @@ final class ChunkReader<Splitter: RecordSplitter> {
     /// buffer becomes the chunk's and the bytes after the cut move to a fresh one: the copy is
     /// the remainder (less than a read), not the chunk (a 30 MB record was held twice).
     private var pending: ByteBuffer
+    /// The buffer `pending` was before a caller's buffer took its bytes over: the next cut's
+    /// fresh buffer, so that reading into callers' buffers takes none from the pool.
+    private var spare: ByteBuffer?
+    /// At most this many bytes not yet handed out are copied into a caller's buffer: at a cut,
+    /// what is left is the start of one record.
+    private static var carriedOver: Int { 64 << 10 }
     /// The end of the last record boundary in `pending` (0: none), and the line feeds before it.
     private var boundary = 0
     private var lineFeedsBeforeBoundary = 0
@@ -65,8 +71,24 @@ final class ChunkReader<Splitter: RecordSplitter> {
         scan(from: 0)
     }
 
-    /// The next chunk, or nil at the end of the input.
-    func next() throws(MaskCleanError) -> Event? {
+    /// The next chunk, or nil at the end of the input. With `buffer` (the one the caller masked
+    /// its last chunk in, now the reader's), the chunk is read straight into it, after the start
+    /// of the record the last read left unfinished: a worker that reads, masks and writes its
+    /// chunks in its own buffers keeps their bytes in its own core's cache.
+    func next(into buffer: ByteBuffer? = nil) throws(MaskCleanError) -> Event? {
+        if let buffer {
+            buffer.truncate(to: 0)
+            if pending.count <= Self.carriedOver {
+                buffer.append(pending.bytes)
+                pending.truncate(to: 0)
+                if spare == nil { spare = pending } else { pool.give(pending) }
+                pending = buffer
+            } else if spare == nil {
+                spare = buffer
+            } else {
+                pool.give(buffer)
+            }
+        }
         while true {
             if atEnd {
                 if let early = cutWithinBudget() { return .chunk(early) }
@@ -148,7 +170,8 @@ final class ChunkReader<Splitter: RecordSplitter> {
 
     private func cut(at end: Int, lineFeeds cutLineFeeds: Int, isLast: Bool) -> Chunk {
         // Whichever side of the cut is smaller is copied into a fresh buffer.
-        let fresh = pool.take()
+        let fresh = spare ?? pool.take()
+        spare = nil
         let chunkBuffer: ByteBuffer
         if end >= pending.count - end {
             fresh.append(UnsafeBufferPointer(rebasing: pending.bytes[end...]))
@@ -175,7 +198,6 @@ final class ChunkReader<Splitter: RecordSplitter> {
         if try readIntoPending() > 0 { scan(from: start) }
     }
 
-    /// Appends up to a chunk's worth of input to `pending`, unscanned; 0 at the end.
     /// The size of chunk to cut: `chunkSize`, or less when the record budget says so.
     private var target: Int {
         guard let recordBudget else { return chunkSize }
@@ -185,8 +207,15 @@ final class ChunkReader<Splitter: RecordSplitter> {
         return max(256, min(chunkSize, recordBudget.multipliedReportingOverflow(by: average).partialValue))
     }
 
+    /// Appends input to `pending`, unscanned; 0 at the end.
     private func readIntoPending() throws(MaskCleanError) -> Int {
-        let count = try pending.appendFilling(upTo: target) { buffer throws(MaskCleanError) in
+        // Up to a chunk's size, then a little at a time until a record ends past it: reading a
+        // whole chunk size more made chunks of one to two chunk sizes, and the last of them
+        // kept one worker busy while the others had nothing left.
+        let size = target
+        let step = min(size, max(4096, size / 64))
+        let count = try pending.appendFilling(upTo: max(size - pending.count, step)) {
+            buffer throws(MaskCleanError) in
             try input.read(into: buffer)
         }
         bytesRead += count

@@ -23,22 +23,9 @@ final class JSONChunkProcessor: ChunkProcessor {
     let plan: JSONInputPlan
     let encoder: RecordEncoder
     let masker: CellMasker
-    /// A key the processor looks for: masked (the spec column's index) or added by maskclean.
-    /// Its bytes lie in `wantedKeyBytes`: no array per key to reference-count on every member.
-    struct WantedKey {
-        var bytes: Range<Int>
-        var masked: Int?
-        var added: Int?
-    }
-
-    /// In order of first byte: those starting with byte `b` are
-    /// `wantedKeys[wantedFrom[b]..<wantedFrom[b + 1]]`.
-    let wantedKeys: [WantedKey]
-    let wantedFrom: [Int]
-    let wantedKeyBytes: [UInt8]
-    /// For each first byte, bit `min(length, 63)` is set when a wanted key has that first byte and
-    /// length: most keys of a record are none of the wanted ones, and one load tells.
-    let wantedLengths: [UInt64]
+    /// The keys a record's members are looked up among.
+    let wantedKeys: JSONWantedKeys
+    /// For CSV output: the input columns by key.
     let csvColumnIndex: [String: Int]
     /// JSON to CSV: for each CSV column, the spec column that replaces it, or -1.
     let replacingColumnOfCSV: [Int]
@@ -46,24 +33,37 @@ final class JSONChunkProcessor: ChunkProcessor {
     @exclusivity(unchecked) var replacements: [Range<Int>?]
     /// Keys spelled outside ASCII may come in another normalization form than the spec's.
     let hasNonASCIIMaskedKeys: Bool
+    /// `plan.csvColumns != nil` and `--escape-formulas` to JSON, asked once per member: reading
+    /// them from `plan` and `encoder` there would cost more than the question.
+    let writesCSV: Bool
+    let marksFormulasInJSON: Bool
+    /// Either: every member is looked at, not just those a wanted key may be spelled as.
+    let asksEveryMember: Bool
 
     // The chunk and record being processed. A processor belongs to one worker at a time, so
-    // exclusivity is checked statically.
+    // exclusivity is checked statically. The per-record state is plain memory, one slot per
+    // key: setting a member's slot is a store, with no array's uniqueness check.
     @exclusivity(unchecked) var result = ChunkResult()
     @exclusivity(unchecked) var output = ByteBuffer()
-    @exclusivity(unchecked) var maskedValues: [JSONToken?]
-    @exclusivity(unchecked) var csvValues: [JSONToken?]
+    let maskedValues: UnsafeMutableBufferPointer<JSONToken?>
+    let csvValues: UnsafeMutableBufferPointer<JSONToken?>
     /// Each masked value's text: where it lies in the chunk when its bytes are its text (a
-    /// string without escapes, a number without exponent), else decoded into `decoded`.
-    @exclusivity(unchecked) var maskedText: [Range<Int>?]
+    /// string without escapes, a number without exponent; empty for a missing or null value),
+    /// else nil: decoded into `decoded`.
+    let maskedText: UnsafeMutableBufferPointer<Range<Int>?>
     @exclusivity(unchecked) var decoded: [[UInt8]]
     /// `--escape-formulas` to JSON: where a `'` goes in the record's own string values.
     @exclusivity(unchecked) var formulaInsertions: [Int] = []
     /// Whether a record of the chunk has each masked key: kept here, not in `result`, so that
     /// noting one is a plain store.
-    @exclusivity(unchecked) var maskedKeysSeen: [Bool]
+    let maskedKeysSeen: UnsafeMutableBufferPointer<Bool>
+    /// What is wrong with the member `noteMember` last refused.
+    @exclusivity(unchecked) var memberProblem: RecordProblem?
     /// Until the chunk's first record is read, its keys are noted in `result.keysSeen`.
     @exclusivity(unchecked) var notesKeys = false
+    /// Whether ordinary records are read in one pass (`readOrdinaryRecord`); off only in tests
+    /// that hold the general reading up against it.
+    @exclusivity(unchecked) var readsInOnePass = true
 
     /// How reading one record went.
     enum Outcome: Equatable {
@@ -80,39 +80,36 @@ final class JSONChunkProcessor: ChunkProcessor {
         self.plan = plan
         self.encoder = encoder
         self.masker = CellMasker(columns: columns)
-        var wanted: [WantedKey] = []
-        var wantedBytes: [UInt8] = []
-        var lengths = [UInt64](repeating: 0, count: 256)
-        func want(_ key: String, masked: Int? = nil, added: Int? = nil) {
-            let start = wantedBytes.count
-            wantedBytes += key.utf8
-            wanted.append(WantedKey(bytes: start..<wantedBytes.count, masked: masked, added: added))
-            lengths[Int(key.utf8.first ?? 0)] |= Self.lengthBit(key.utf8.count)
-        }
-        for (index, key) in plan.maskedKeys.enumerated() { want(key, masked: index) }
-        for (index, key) in plan.addedKeys.enumerated() { want(key, added: index) }
-        let firstByte = { (key: WantedKey) in wantedBytes[key.bytes].first ?? 0 }
-        wanted = wanted.enumerated()
-            .sorted { (firstByte($0.element), $0.offset) < (firstByte($1.element), $1.offset) }
-            .map(\.element)
-        self.wantedKeys = wanted
-        self.wantedFrom = (0...256).map { byte in
-            wanted.firstIndex { Int(firstByte($0)) >= byte } ?? wanted.count
-        }
-        self.wantedKeyBytes = wantedBytes
-        self.wantedLengths = lengths
+        self.wantedKeys = JSONWantedKeys(masked: plan.maskedKeys, added: plan.addedKeys)
         self.csvColumnIndex = Dictionary(
             (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        self.maskedValues = Array(repeating: nil, count: plan.maskedKeys.count)
+        self.maskedValues = Self.slots(plan.maskedKeys.count, nil)
         self.hasNonASCIIMaskedKeys = plan.maskedKeys.contains { $0.utf8.contains { $0 >= 0x80 } }
         self.replacingColumnOfCSV = (plan.csvColumns ?? []).map { name in
             columns.firstIndex { $0.name == name && $0.replace != nil } ?? -1
         }
         self.replacements = Array(repeating: nil, count: columns.count)
-        self.maskedKeysSeen = Array(repeating: false, count: plan.maskedKeys.count)
-        self.csvValues = Array(repeating: nil, count: plan.csvColumns?.count ?? 0)
+        self.maskedKeysSeen = Self.slots(plan.maskedKeys.count, false)
+        self.csvValues = Self.slots(plan.csvColumns?.count ?? 0, nil)
         self.decoded = Array(repeating: [], count: plan.maskedKeys.count)
-        self.maskedText = Array(repeating: nil, count: plan.maskedKeys.count)
+        self.maskedText = Self.slots(plan.maskedKeys.count, nil)
+        self.writesCSV = plan.csvColumns != nil
+        self.marksFormulasInJSON = encoder.escapeFormulas && plan.csvColumns == nil
+        self.asksEveryMember = writesCSV || marksFormulasInJSON
+    }
+
+    deinit {
+        wantedKeys.deallocate()
+        maskedValues.deallocate()
+        csvValues.deallocate()
+        maskedText.deallocate()
+        maskedKeysSeen.deallocate()
+    }
+
+    private static func slots<Slot>(_ count: Int, _ initial: Slot) -> UnsafeMutableBufferPointer<Slot> {
+        let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: count)
+        slots.initialize(repeating: initial)
+        return slots
     }
 
     func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
@@ -130,7 +127,7 @@ final class JSONChunkProcessor: ChunkProcessor {
         }
         result.output = output
         result.stats = masker.stats
-        result.maskedKeysSeen = maskedKeysSeen
+        result.maskedKeysSeen = Array(maskedKeysSeen)
         return result
     }
 
@@ -140,6 +137,12 @@ final class JSONChunkProcessor: ChunkProcessor {
         var line = chunk.firstLine
         var start = 0
         while start < bytes.count {
+            if readsInOnePass, !notesKeys, let (outcome, next) = ordinaryLine(bytes, at: start, line: line) {
+                guard outcome != .stop else { return }
+                line += 1
+                start = next
+                continue
+            }
             var end = bytes.count
             if let feed = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
                 end = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self))
@@ -152,7 +155,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[start..<end]))
             guard scanner.peek() != nil else { continue }  // a blank line holds no record
             let raw = bytes[start..<next]
-            switch record(&scanner, line: line, raw: raw) {
+            switch record(&scanner, line: line, raw: raw, onePass: false) {
             case .written, .rejected: continue
             case .stop: return
             case .broken(let problem):

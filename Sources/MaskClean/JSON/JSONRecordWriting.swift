@@ -10,21 +10,21 @@ extension JSONChunkProcessor {
     ) -> Outcome {
         let scanner = JSONScanner(bytes)
         // Read the masked values first: a value that cannot be read rejects the record whole.
+        // A missing or null value is empty text; `decoded` is only touched for the few values
+        // that need decoding.
         for (index, token) in maskedValues.enumerated() {
-            maskedText[index] = nil
-            decoded[index].removeAll(keepingCapacity: true)
+            maskedText[index] = 0..<0
             guard let token else { continue }
             switch token.kind {
             case .string where !token.hasEscapes:
-                let inner = (token.range.lowerBound + 1)..<(token.range.upperBound - 1)
-                guard UnsafeBufferPointer(rebasing: bytes[inner]).isValidUTF8 else {
-                    return reject(.invalidUTF8InKey(plan.maskedKeys[index]), line: line, raw: raw)
-                }
-                maskedText[index] = inner
+                // Valid UTF-8: the record's text passed `JSONTextCheck` (or its one-pass twin).
+                maskedText[index] = (token.range.lowerBound + 1)..<(token.range.upperBound - 1)
             case .string:
                 guard let text = scanner.decodeString(token) else {
                     return reject(.invalidUTF8InKey(plan.maskedKeys[index]), line: line, raw: raw)
                 }
+                maskedText[index] = nil
+                decoded[index].removeAll(keepingCapacity: true)
                 decoded[index] += text.utf8
             case .number:
                 if !bytes[token.range].contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
@@ -34,6 +34,8 @@ extension JSONChunkProcessor {
                 guard let text = scanner.plainDecimal(token) else {
                     return reject(.numberTooLarge(key: plan.maskedKeys[index]), line: line, raw: raw)
                 }
+                maskedText[index] = nil
+                decoded[index].removeAll(keepingCapacity: true)
                 decoded[index] += text.utf8
             default:
                 break
@@ -41,7 +43,7 @@ extension JSONChunkProcessor {
         }
         // CSV cannot carry a NUL (maskclean's own reader refuses one): a string that decodes to
         // one makes the record bad rather than a file no reader takes back.
-        if let csvColumns = plan.csvColumns {
+        if writesCSV, let csvColumns = plan.csvColumns {
             for (index, token) in csvValues.enumerated() {
                 guard let token, token.kind == .string, token.hasEscapes else { continue }
                 if scanner.decodeString(token)?.utf8.contains(0) ?? true {

@@ -35,7 +35,7 @@ enum JSONTextCheck {
     }
 
     /// The length of the valid UTF-8 sequence at `index` (its first byte ≥ 0x80), or nil.
-    private static func sequenceLength(_ base: UnsafePointer<UInt8>, _ index: Int, _ count: Int) -> Int? {
+    static func sequenceLength(_ base: UnsafePointer<UInt8>, _ index: Int, _ count: Int) -> Int? {
         let first = base[index]
         let length: Int
         var low: UInt8 = 0x80

@@ -28,20 +28,32 @@ extension CSVFieldEncoder {
     static func needsQuotes(_ field: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> Bool {
         guard let base = field.baseAddress else { return false }
         let count = field.count
+        guard count >= 8 else { return holdsSpecial(base, 0..<count, delimiter: delimiter) }
+        // Whole words, the last one ending at the field's end (it may read some bytes twice).
         var index = 0
-        while index + 8 <= count {
+        while true {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            if ByteSearch.bytes(equalTo: delimiter, in: word) | ByteSearch.bytes(equalTo: 0x22, in: word)
-                | ByteSearch.bytes(equalTo: 0x0A, in: word) | ByteSearch.bytes(equalTo: 0x0D, in: word) != 0
-            {
+            // One test for every control byte stands for two (LF, CR); a word it flags for
+            // another (a tab) is looked at byte by byte.
+            let candidates =
+                ByteSearch.controlBytes(in: word) | ByteSearch.bytes(equalTo: 0x22, in: word)
+                | ByteSearch.bytes(equalTo: delimiter, in: word)
+            if candidates != 0 && holdsSpecial(base, index..<(index + 8), delimiter: delimiter) {
                 return true
             }
-            index += 8
+            guard index + 8 < count else { return false }
+            index = min(index + 8, count - 8)
         }
-        while index < count {
+    }
+
+    /// Whether `base[range]` holds the delimiter, a quote, CR or LF.
+    @inline(__always)
+    private static func holdsSpecial(_ base: UnsafePointer<UInt8>, _ range: Range<Int>, delimiter: UInt8)
+        -> Bool
+    {
+        for index in range {
             let byte = base[index]
             if byte == delimiter || byte == 0x22 || byte == 0x0A || byte == 0x0D { return true }
-            index += 1
         }
         return false
     }
@@ -126,17 +138,66 @@ enum JSONStringEncoder {
     ) {
         out.append(0x22)
         if let prefix { out.append(prefix) }
-        if let base = value.baseAddress {
-            var start = 0
-            while start < value.count {
-                let special = ByteSearch.firstJSONSpecial(base, from: start, count: value.count)
-                out.append(UnsafeBufferPointer(start: base + start, count: special - start))
-                guard special < value.count else { break }
-                appendEscaped(base[special], to: &out)
-                start = special + 1
+        appendEscaping(value, to: &out)
+        out.append(0x22)
+    }
+
+    /// Appends a string's text, without its quotes: runs of plain bytes are copied whole;
+    /// quotes, backslashes and control characters are escaped.
+    static func appendEscaping<Sink: ByteSink>(_ value: UnsafeBufferPointer<UInt8>, to out: inout Sink) {
+        guard let base = value.baseAddress else { return }
+        var start = 0
+        while start < value.count {
+            let special = ByteSearch.firstJSONSpecial(base, from: start, count: value.count)
+            out.append(UnsafeBufferPointer(start: base + start, count: special - start))
+            guard special < value.count else { break }
+            appendEscaped(base[special], to: &out)
+            start = special + 1
+        }
+    }
+
+    /// Copies the text to `target` unless it holds a quote, a backslash or a control character
+    /// (then returns false, what it copied being of no use): eight bytes at a time, the last
+    /// word ending at the text's end (it may copy some bytes twice), as every JSON output cell
+    /// goes through here. Writes nothing past `target + value.count`.
+    @inline(__always)
+    static func copyUnescaped(_ value: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>)
+        -> Bool
+    {
+        guard let base = value.baseAddress else { return true }
+        let count = value.count
+        let source = UnsafeRawPointer(base)
+        let destination = UnsafeMutableRawPointer(target)
+        // Each test flags a byte above a true find at most, so a word without one reads as 0.
+        @inline(__always)
+        func specials(_ word: UInt64) -> UInt64 {
+            ByteSearch.bytes(equalTo: 0x22, in: word) | ByteSearch.bytes(equalTo: 0x5C, in: word)
+                | ByteSearch.controlBytes(in: word)
+        }
+        if count >= 8 {
+            var index = 0
+            while true {
+                let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                guard specials(word) == 0 else { return false }
+                destination.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                guard index + 8 < count else { return true }
+                index = min(index + 8, count - 8)
             }
         }
-        out.append(0x22)
+        if count >= 4 {
+            let head = source.loadUnaligned(as: UInt32.self)
+            let tail = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            guard specials(UInt64(head) | UInt64(tail) << 32) == 0 else { return false }
+            destination.storeBytes(of: head, as: UInt32.self)
+            destination.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+            return true
+        }
+        for index in 0..<count {
+            let byte = base[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+            target[index] = byte
+        }
+        return true
     }
 
     /// Appends `"…"`, escaping quotes, backslashes and control characters.

@@ -19,6 +19,13 @@ final class OutputFile {
     private let finalPath: String?
     private var finished = false
     private var flushed = false
+    /// Bytes written, and how many of them the disk has been asked to take so far (a file
+    /// written through a temporary only).
+    private var bytesWritten = 0
+    private var writeBackStart = 0
+    /// Every this many bytes, the disk is asked to start writing what came before, so that
+    /// it writes while the records are made and the closing `fsync` has little left to do.
+    private static let writeBackStep = 16 << 20
 
     init(path: String) throws(MaskCleanError) {
         if path == "-" {
@@ -149,6 +156,17 @@ final class OutputFile {
             }
             offset += written
         }
+        bytesWritten += bytes.count
+        if temporaryPath != nil && bytesWritten - writeBackStart >= Self.writeBackStep { startWriteBack() }
+    }
+
+    /// Asks the disk to start writing the bytes written since the last time, without waiting
+    /// for it: their durability still comes from `flush()`'s `fsync`.
+    private func startWriteBack() {
+        guard let syncFileRange else { return }
+        _ = syncFileRange(
+            descriptor, Int64(writeBackStart), Int64(bytesWritten - writeBackStart), syncFileRangeWrite)
+        writeBackStart = bytesWritten
     }
 
     func write(_ bytes: [UInt8]) throws(MaskCleanError) {
@@ -161,6 +179,21 @@ final class OutputFile {
         guard !flushed, !finished else { return }
         flushed = true
         guard temporaryPath != nil else { return }
+        // The file this one replaces goes once it is renamed over, and its cached pages with
+        // it: dropping them, which leaves its bytes as they are, takes a core while `fsync`
+        // waits for the disk, not after it.
+        let replaced = finalPath.map { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } ?? -1
+        let dropping = DispatchGroup()
+        if replaced >= 0 {
+            DispatchQueue.global().async(group: dropping) {
+                var info = stat()
+                if fstat(replaced, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+                    _ = posix_fadvise(replaced, 0, 0, POSIX_FADV_DONTNEED)
+                }
+                close(replaced)
+            }
+        }
+        defer { dropping.wait() }
         if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
             throw .write(name, "cannot write: \(systemError(errno))")
         }
@@ -197,6 +230,15 @@ final class OutputFile {
         }
     }
 }
+
+/// `sync_file_range(2)`, which Glibc's Swift module leaves out (a GNU extension): looked up
+/// once, nil where the C library has none.
+private let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+}()
+/// `SYNC_FILE_RANGE_WRITE`: start writing the range's dirty pages, without waiting.
+private let syncFileRangeWrite: UInt32 = 2
 
 /// The temporary files in use, so that a signal that ends the process can remove them first.
 public final class TemporaryFiles: @unchecked Sendable {

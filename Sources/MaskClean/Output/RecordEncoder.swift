@@ -13,48 +13,66 @@ final class RecordEncoder: @unchecked Sendable {
 
     let layout: Layout
     let escapeFormulas: Bool
-    /// For JSON output: every output column's name as a JSON string followed by `:`, back to
-    /// back, name `i` ending at `quotedNameEnds[i]`. Plain memory: reading a name for every
-    /// cell must not reference-count an array.
-    private let quotedNames: UnsafeMutableBufferPointer<UInt8>
-    private let quotedNameEnds: UnsafeMutableBufferPointer<Int>
+    /// For JSON output: how every output column's member starts, `,"name":"` (the comma for a
+    /// member after the first, the value's opening quote), back to back, column `i`'s from
+    /// `memberStartOffsets[i]` to `memberStartOffsets[i + 1]`, then `wordSlack` bytes of padding.
+    /// One copy per cell where name and quotes were four appends. Plain memory: reading a name
+    /// for every cell must not reference-count an array.
+    private let memberStarts: UnsafeMutablePointer<UInt8>
+    private let memberStartOffsets: UnsafeMutablePointer<Int>
+    /// A name is copied a whole word at a time, reading and writing up to this many bytes past
+    /// its end: padding after the names, room made past the output's end.
+    private static let wordSlack = 8
     // The layout unpacked once: matching its payload for every cell would cost more than the cell.
     let isCSV: Bool
-    private let delimiter: UInt8
+    let delimiter: UInt8
+    /// CSV out with no formula escaping: a field that needs no quotes is written as it is.
+    let writesPlainCSV: Bool
+    /// The CSV record terminator, in plain memory: ending a record must not reach into an array.
+    private let terminator: UnsafeMutableBufferPointer<UInt8>
 
     init(layout: Layout, escapeFormulas: Bool, columnNames: [String]) {
         self.layout = layout
         self.escapeFormulas = escapeFormulas
-        if case .csv(let delimiter, _) = layout {
+        var terminatorBytes: [UInt8] = []
+        if case .csv(let delimiter, let terminator) = layout {
             self.isCSV = true
             self.delimiter = delimiter
+            terminatorBytes = terminator
         } else {
             self.isCSV = false
             self.delimiter = UInt8(ascii: ",")
         }
-        var names: [UInt8] = []
-        var ends: [Int] = []
+        writesPlainCSV = isCSV && !escapeFormulas
+        terminator = .allocate(capacity: terminatorBytes.count)
+        _ = terminator.initialize(from: terminatorBytes)
+        var starts: [UInt8] = []
+        var offsets = [0]
         for name in columnNames {
-            JSONStringEncoder.appendQuoted(Array(name.utf8), to: &names)
-            names.append(UInt8(ascii: ":"))
-            ends.append(names.count)
+            starts.append(UInt8(ascii: ","))
+            JSONStringEncoder.appendQuoted(Array(name.utf8), to: &starts)
+            starts += [UInt8(ascii: ":"), 0x22]
+            offsets.append(starts.count)
         }
-        quotedNames = .allocate(capacity: names.count)
-        _ = quotedNames.initialize(from: names)
-        quotedNameEnds = .allocate(capacity: ends.count)
-        _ = quotedNameEnds.initialize(from: ends)
+        starts += Array(repeating: 0, count: Self.wordSlack)
+        memberStarts = .allocate(capacity: starts.count)
+        memberStarts.initialize(from: starts, count: starts.count)
+        memberStartOffsets = .allocate(capacity: offsets.count)
+        memberStartOffsets.initialize(from: offsets, count: offsets.count)
     }
 
     deinit {
-        quotedNames.deallocate()
-        quotedNameEnds.deallocate()
+        memberStarts.deallocate()
+        memberStartOffsets.deallocate()
+        terminator.deallocate()
     }
 
-    /// The name of output column `column` as a JSON string followed by `:`.
+    /// How a JSON member of output column `column` starts: `,"name":"`, without the comma for a
+    /// record's first.
     @inline(__always)
-    private func quotedName(_ column: Int) -> UnsafeBufferPointer<UInt8> {
-        let start = column == 0 ? 0 : quotedNameEnds[column - 1]
-        return UnsafeBufferPointer(rebasing: quotedNames[start..<quotedNameEnds[column]])
+    private func memberStart(_ column: Int, separator: Bool) -> UnsafeBufferPointer<UInt8> {
+        let start = memberStartOffsets[column] + (separator ? 0 : 1)
+        return UnsafeBufferPointer(start: memberStarts + start, count: memberStartOffsets[column + 1] - start)
     }
 
     /// Writes a whole record of cells (a CSV header row, for one).
@@ -81,7 +99,7 @@ final class RecordEncoder: @unchecked Sendable {
 
     func endRecord<Sink: ByteSink>(_ out: inout Sink) {
         switch layout {
-        case .csv(_, let terminator): terminator.withUnsafeBufferPointer { out.append($0) }
+        case .csv: out.append(UnsafeBufferPointer(terminator))
         case .json(let array):
             out.append(UInt8(ascii: "}"))
             if !array { out.append(0x0A) }
@@ -92,6 +110,85 @@ final class RecordEncoder: @unchecked Sendable {
     /// name. `separator` puts the
     /// delimiter (or comma) before it: every cell but a record's first.
     @inline(__always)
+    func cell(
+        _ value: UnsafeBufferPointer<UInt8>, outputColumn: Int, separator: Bool, _ out: inout ByteBuffer
+    ) {
+        if isCSV {
+            if separator { out.append(delimiter) }
+            CSVFieldEncoder.append(value, delimiter: delimiter, escapeFormulas: escapeFormulas, to: &out)
+        } else {
+            addedCell(value, outputColumn: outputColumn, separator: separator, &out)
+        }
+    }
+
+    /// Writes an added cell: `cell`, for JSON with a value with nothing to escape (most masked
+    /// values: digits and punctuation; a status word) copied as it is checked, room made once
+    /// for the member.
+    func addedCell(
+        _ value: UnsafeBufferPointer<UInt8>, outputColumn: Int, separator: Bool, _ out: inout ByteBuffer
+    ) {
+        if isCSV {
+            cell(value, outputColumn: outputColumn, separator: separator, &out)
+            return
+        }
+        let name = memberStart(outputColumn, separator: separator)
+        let formula = escapeFormulas && FormulaGuard.isTrigger(value.first)
+        if !formula,
+            let written = Self.plainMember(
+                name, value, at: out.room(name.count + Self.wordSlack + value.count + 1))
+        {
+            out.advance(by: written)
+            return
+        }
+        out.append(name)
+        if formula { out.append(FormulaGuard.prefix) }
+        JSONStringEncoder.appendEscaping(value, to: &out)
+        out.append(0x22)
+    }
+
+    /// Writes the formatted, extracted and status members of output columns `outputColumn`
+    /// onwards, after other members, room made once: the usual JSON column, one call for its
+    /// three cells. Returns false, having written nothing, when one needs escaping or a formula
+    /// prefix.
+    func plainMembers(
+        _ formatted: UnsafeBufferPointer<UInt8>, _ extracted: UnsafeBufferPointer<UInt8>,
+        _ status: UnsafeBufferPointer<UInt8>, outputColumn: Int, _ out: ByteBuffer
+    ) -> Bool {
+        guard !escapeFormulas else { return false }
+        let names = memberStartOffsets[outputColumn + 3] - memberStartOffsets[outputColumn]
+        let room = out.room(names + Self.wordSlack + formatted.count + extracted.count + status.count + 3)
+        guard let first = Self.plainMember(memberStart(outputColumn, separator: true), formatted, at: room),
+            let second = Self.plainMember(
+                memberStart(outputColumn + 1, separator: true), extracted, at: room + first),
+            let third = Self.plainMember(
+                memberStart(outputColumn + 2, separator: true), status, at: room + first + second)
+        else { return false }
+        out.advance(by: first + second + third)
+        return true
+    }
+
+    /// Writes a member, `name` (a `memberStart`) then `value` and its closing quote, at `target`,
+    /// which has room for them and `wordSlack` bytes more. Returns the bytes written; nil when
+    /// the value needs escaping.
+    @inline(__always)
+    private static func plainMember(
+        _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>,
+        at target: UnsafeMutablePointer<UInt8>
+    ) -> Int? {
+        // Whole words: the names' padding and the room's slack take what is past the end.
+        var copied = 0
+        repeat {
+            UnsafeMutableRawPointer(target + copied).storeBytes(
+                of: UnsafeRawPointer(name.baseAddress! + copied).loadUnaligned(as: UInt64.self),
+                as: UInt64.self)
+            copied += 8
+        } while copied < name.count
+        guard JSONStringEncoder.copyUnescaped(value, to: target + name.count) else { return nil }
+        target[name.count + value.count] = 0x22
+        return name.count + value.count + 1
+    }
+
+    /// `cell` for a small text (a header row).
     func cell<Sink: ByteSink>(
         _ value: UnsafeBufferPointer<UInt8>, outputColumn: Int, separator: Bool, _ out: inout Sink
     ) {
@@ -99,35 +196,14 @@ final class RecordEncoder: @unchecked Sendable {
             if separator { out.append(delimiter) }
             CSVFieldEncoder.append(value, delimiter: delimiter, escapeFormulas: escapeFormulas, to: &out)
         } else {
-            if separator { out.append(UInt8(ascii: ",")) }
-            out.append(quotedName(outputColumn))
-            let prefix = escapeFormulas && FormulaGuard.isTrigger(value.first) ? FormulaGuard.prefix : nil
-            if var buffer = out as? ByteBuffer {
-                JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &buffer)
-            } else {
-                JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &out)
-            }
+            out.append(memberStart(outputColumn, separator: separator))
+            if escapeFormulas && FormulaGuard.isTrigger(value.first) { out.append(FormulaGuard.prefix) }
+            JSONStringEncoder.appendEscaping(value, to: &out)
+            out.append(0x22)
         }
     }
 
     func cell<Sink: ByteSink>(_ value: [UInt8], outputColumn: Int, separator: Bool, _ out: inout Sink) {
         value.withUnsafeBufferPointer { cell($0, outputColumn: outputColumn, separator: separator, &out) }
-    }
-
-    /// Writes a cell known to need no quoting or escaping (a status word).
-    @inline(__always)
-    func plainCell(
-        _ value: UnsafeBufferPointer<UInt8>, outputColumn: Int, separator: Bool, _ out: inout ByteBuffer
-    ) {
-        if isCSV {
-            if separator { out.append(delimiter) }
-            out.append(value)
-        } else {
-            if separator { out.append(UInt8(ascii: ",")) }
-            out.append(quotedName(outputColumn))
-            out.append(0x22)
-            out.append(value)
-            out.append(0x22)
-        }
     }
 }

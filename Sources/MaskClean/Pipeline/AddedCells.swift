@@ -38,13 +38,14 @@ extension CellMasker {
         var status = CellStatus.empty
         var formatted = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var extracted = formatted
-        var template: [UInt8] = []
+        // Plain bytes, not an array: an array here would be released for every cell.
+        var template = formatted
         if replaces, let cell = takePremasked(index) {
             // Masked ahead of its record, because its value replaced the input's.
             status = cell.status
             formatted = UnsafeBufferPointer(rebasing: premaskedText[cell.formatted])
             extracted = UnsafeBufferPointer(rebasing: premaskedText[cell.extracted])
-            template = cell.template ?? []
+            if let text = cell.template { template = keepTemplate(text) }
         } else {
             let value = maskedValue(value, column: index)
             if value.isEmpty {
@@ -54,33 +55,52 @@ extension CellMasker {
                 status = outcome.status
                 formatted = buffer.formatted
                 extracted = buffer.extracted
-                if added.template { template = self.template(column: index, outcome: outcome) }
+                if added.template { template = keepTemplate(self.template(column: index, outcome: outcome)) }
             }
         }
         // Plain code, no local function: one capturing the column would box it on the heap per
         // cell.
-        var column = outputColumn
-        var separator = separator
-        if added.formatted {
-            encoder.cell(formatted, outputColumn: column, separator: separator, &out)
+        let statusText = Self.statusText(status)
+        // The usual column: a formatted, an extracted and a status cell, after other cells.
+        let usual = separator && added.formatted && added.extracted && added.status
+        var written = 0
+        if usual && encoder.writesPlainCSV
+            && !CSVFieldEncoder.needsQuotes(formatted, delimiter: encoder.delimiter)
+            && !CSVFieldEncoder.needsQuotes(extracted, delimiter: encoder.delimiter)
+        {
+            // The usual CSV column's cells, none needing quotes: copied here, room made once,
+            // not through the encoder, whose calls are not inlined into a record's writing (a
+            // call per cell cost more than the cell).
+            let delimiter = encoder.delimiter
+            out.reserve(3 + formatted.count + extracted.count + statusText.count)
+            out.appendInRoom(delimiter)
+            out.appendInRoom(formatted)
+            out.appendInRoom(delimiter)
+            out.appendInRoom(extracted)
+            out.appendInRoom(delimiter)
+            out.appendInRoom(statusText)
+            written = 3
+        } else if usual && !encoder.isCSV
+            && encoder.plainMembers(formatted, extracted, statusText, outputColumn: outputColumn, out)
+        {
+            written = 3
+        }
+        if written == 3 && !added.template { return outputColumn + 3 }
+        var column = outputColumn + written
+        var separator = separator || written > 0
+        // The cells left, one call each, in their order: formatted, extracted, status, template.
+        for cell in written..<4 {
+            let (present, value) =
+                switch cell {
+                case 0: (added.formatted, formatted)
+                case 1: (added.extracted, extracted)
+                case 2: (added.status, statusText)
+                default: (added.template, template)
+                }
+            guard present else { continue }
+            encoder.addedCell(value, outputColumn: column, separator: separator, &out)
             column += 1
             separator = true
-        }
-        if added.extracted {
-            encoder.cell(extracted, outputColumn: column, separator: separator, &out)
-            column += 1
-            separator = true
-        }
-        if added.status {
-            encoder.plainCell(Self.statusText(status), outputColumn: column, separator: separator, &out)
-            column += 1
-            separator = true
-        }
-        if added.template {
-            template.withUnsafeBufferPointer {
-                encoder.cell($0, outputColumn: column, separator: separator, &out)
-            }
-            column += 1
         }
         return column
     }

@@ -23,12 +23,19 @@ final class BufferPool: @unchecked Sendable {
     }
 
     func give(_ buffer: ByteBuffer) {
-        // A buffer that grew for one huge record (a 30 MB cell) is let go, not kept for every
-        // chunk after it: the pool holds what ordinary chunks need.
-        guard buffer.reservedCapacity <= max(initialCapacity * 4, 16 << 20) else { return }
-        buffer.truncate(to: 0)
+        guard let buffer = recycled(buffer) else { return }
         lock.lock()
         free.append(buffer)
         lock.unlock()
+    }
+
+    /// `buffer` emptied, for its holder to fill again instead of giving it back; nil when it
+    /// is not worth keeping.
+    func recycled(_ buffer: ByteBuffer) -> ByteBuffer? {
+        // A buffer that grew for one huge record (a 30 MB cell) is let go, not kept for every
+        // chunk after it: the pool holds what ordinary chunks need.
+        guard buffer.reservedCapacity <= max(initialCapacity * 4, 16 << 20) else { return nil }
+        buffer.truncate(to: 0)
+        return buffer
     }
 }

@@ -25,28 +25,26 @@ final class CellMasker {
     /// The current record's premasked cells, by column, and the bytes they point into.
     @exclusivity(unchecked) private var premasked: [Premasked?]
     private let premaskedBytes = ByteBuffer()
-    // A masker belongs to one worker; exclusivity is checked statically.
-    @exclusivity(unchecked) private(set) var stats: [ColumnStats]
+    /// The template cell's text for the cell being written.
+    private let templateBytes = ByteBuffer()
+    /// The chunk's counts per column, in plain memory: counting a cell must not check an array
+    /// for uniqueness. A masker belongs to one worker.
+    private let columnStats: UnsafeMutableBufferPointer<ColumnStats>
 
-    /// The status column's texts, allocated once and never freed: written for every cell, read by
-    /// every worker, changed by none.
-    nonisolated(unsafe) private static let statusTexts: [UnsafeBufferPointer<UInt8>] = CellStatus.allCases.map
-    {
-        let bytes = Array($0.rawValue.utf8)
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = storage.initialize(from: bytes)
-        return UnsafeBufferPointer(storage)
-    }
+    /// The chunk's counts per column so far.
+    var stats: [ColumnStats] { Array(columnStats) }
 
-    /// The status column's text.
+    /// The status column's text: static text, reached without a lazily made global.
     @inline(__always)
     static func statusText(_ status: CellStatus) -> UnsafeBufferPointer<UInt8> {
+        let text: StaticString
         switch status {
-        case .complete: return statusTexts[0]
-        case .lossy: return statusTexts[1]
-        case .incomplete: return statusTexts[2]
-        case .empty: return statusTexts[3]
+        case .complete: text = "complete"
+        case .lossy: text = "lossy"
+        case .incomplete: text = "incomplete"
+        case .empty: text = "empty"
         }
+        return UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     init(columns: [ColumnSpec]) {
@@ -54,29 +52,39 @@ final class CellMasker {
         self.masks = columns.map(\.mask)
         self.maskReferences = masks.map { Unmanaged.passUnretained($0) }
         self.addedCells = columns.map(AddedCells.init)
-        self.stats = columns.map { ColumnStats(formats: $0.formats.count) }
+        self.columnStats = .allocate(capacity: columns.count)
+        _ = columnStats.initialize(from: columns.map { ColumnStats(formats: $0.formats.count) })
         self.replaces = columns.contains { $0.replace != nil }
         self.trims = columns.map(\.trim)
         self.premasked = Array(repeating: nil, count: columns.count)
     }
 
+    deinit {
+        columnStats.deinitialize()
+        columnStats.deallocate()
+    }
+
     func resetStats() {
-        stats = columns.map { ColumnStats(formats: $0.formats.count) }
+        for (index, column) in columns.enumerated() {
+            columnStats[index] = ColumnStats(formats: column.formats.count)
+        }
     }
 
     /// Masks one non-empty cell of column `column` (an index into `columns`) and counts it.
-    /// The formatted and extracted bytes are in `buffer` until the next call.
+    /// The formatted and extracted bytes are in `buffer` until the next call. Inline: as a call,
+    /// the engine's outcome was copied out through memory once more for every cell.
+    @inline(__always)
     func mask(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> CellOutcome {
         let buffer = buffer
         let outcome = maskReferences[column]._withUnsafeGuaranteedRef { $0.apply(utf8: value, into: buffer) }
-        stats[column].count(
+        columnStats[column].count(
             outcome.status, format: outcome.chosen, dropped: outcome.counts.droppedDataCharacters, row: row
         ) { Sample.shown(value) }
         return outcome
     }
 
     func countEmpty(column: Int, row: Int) {
-        stats[column].count(.empty, format: 0, dropped: 0, row: row) { "" }
+        columnStats[column].count(.empty, format: 0, dropped: 0, row: row) { "" }
     }
 
     /// The value masking sees: with `trim`, without leading and trailing white space.
@@ -128,6 +136,13 @@ final class CellMasker {
     func endPremaskedRecord() {
         for index in premasked.indices { premasked[index] = nil }
         premaskedBytes.truncate(to: 0)
+    }
+
+    /// Keeps `text` as the template cell's text until the next cell's.
+    func keepTemplate(_ text: [UInt8]) -> UnsafeBufferPointer<UInt8> {
+        templateBytes.truncate(to: 0)
+        templateBytes.append(text)
+        return templateBytes.bytes
     }
 
     /// The template column's text for the cell just masked.
@@ -188,9 +203,32 @@ enum UnicodeWhiteSpace {
 extension UnsafeBufferPointer<UInt8> {
     /// Valid UTF-8: plain ASCII at once, anything else checked by the standard library.
     var isValidUTF8: Bool {
-        var seen: UInt8 = 0
-        for byte in self { seen |= byte }
-        if seen < 0x80 { return true }
-        return String(validating: self, as: UTF8.self) != nil
+        isASCII || String(validating: self, as: UTF8.self) != nil
+    }
+
+    /// No byte of 0x80 or above: eight bytes at a time, the last word ending with the value (it
+    /// may read some bytes twice), as every masked cell is checked.
+    @inline(__always)
+    var isASCII: Bool {
+        guard let base = baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        guard count >= 8 else {
+            guard count >= 4 else {
+                var seen: UInt8 = 0
+                for index in 0..<count { seen |= base[index] }
+                return seen < 0x80
+            }
+            let words =
+                raw.loadUnaligned(as: UInt32.self)
+                | raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            return words & 0x8080_8080 == 0
+        }
+        var seen = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        var index = 0
+        while index + 8 < count {
+            seen |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        return seen & ByteSearch.highs == 0
     }
 }

@@ -1,132 +1,220 @@
 import Dispatch
 import Foundation
 
-/// Runs chunks through processors in parallel and hands their results back strictly in input
-/// order. At most `2 × jobs` chunks, and about `2 × jobs` chunk sizes of input, are in flight,
-/// so memory is bounded by the chunk size, not the file size nor its longest record (a chunk of
-/// one 30 MB record is masked alone), and the chunks' buffers are reused. With one job everything
-/// runs on the calling thread, in the same chunks, so the output is byte for byte the same.
+/// Masks chunks in parallel and hands their results on strictly in input order, each chunk's
+/// whole life on one thread: a worker reads it (one reader at a time, straight into the chunk's
+/// own buffer), masks it, and writes it when every chunk before it is written.
+///
+/// Exactly `jobs` workers run, the calling thread one of them, so no reader or writer thread
+/// competes with them for a core: a chunk read on one core and masked on another, or written by
+/// a thread of its own, cost a tenth more CPU than one job. A worker whose chunk is done before
+/// the one ahead of it leaves its result for that chunk's worker to write, and reads on.
+///
+/// At most `2 × jobs` chunks, and about `2 × jobs` chunk sizes of input, are in flight, so memory
+/// is bounded by the chunk size, not the file size nor its longest record (a chunk of one 30 MB
+/// record is masked alone), and the chunks' buffers are reused. With one job everything runs on
+/// the calling thread, in the same chunks, so the output is byte for byte the same.
 final class ChunkPipeline: @unchecked Sendable {
+    /// A chunk read, with the input bytes read by then (for the progress bar).
+    typealias Input = (chunk: Chunk, bytesRead: Int)
+
     /// How many chunks may be masked at once.
     private let workers: Int
-    /// Makes a processor when a chunk needs one and none is idle: workers cost nothing until a
-    /// chunk is there for them (`--jobs 256` on a small file makes one).
+    /// Makes a processor when a worker has a chunk and none is idle: workers cost nothing until
+    /// a chunk is there for them (`--jobs 256` on a small file makes one).
     private let makeProcessor: () -> ChunkProcessor
     /// Where the chunks' buffers go back to once masked.
     private let inputs: BufferPool
     /// The buffers the processors write into, back from the writer once written.
     private let outputs: BufferPool
+    /// Input bytes in flight past which no more chunk is read.
+    private let inFlightBudget: Int
+
+    /// Held by the one worker reading: chunks are cut in input order.
+    private let reading = NSLock()
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var idle: [ChunkProcessor] = []
-    private var created = 0
-    private var finished: [Int: ChunkResult] = [:]
+    /// Output buffers written out, by the worker that filled them, for it to fill again.
+    private var outputsOf: [Int: [ByteBuffer]] = [:]
+    private var state = RunState()
 
-    /// Input bytes in flight past which no more chunk is read.
-    private let inFlightBudget: Int
+    /// Where one run of the pipeline stands.
+    private struct RunState {
+        /// Chunks read (the next one's index), and chunks written or given up.
+        var read = 0
+        var written = 0
+        var inFlightBytes = 0
+        /// Results done before the chunks ahead of them, by chunk index.
+        var waiting: [Int: Outcome] = [:]
+        /// A worker is writing results in order; others leave theirs to it.
+        var writing = false
+        var inputDone = false
+        /// The first error in input order; nothing after it is written.
+        var failure: MaskCleanError?
+    }
+
+    /// What became of one chunk of the input.
+    private enum Outcome {
+        case masked(ChunkResult, inputBytes: Int, bytesRead: Int, worker: Int)
+        /// Reading failed where this chunk would have begun.
+        case unreadable(MaskCleanError)
+    }
 
     init(
         workers: Int, makeProcessor: @escaping () -> ChunkProcessor, inputs: BufferPool, chunkSize: Int
     ) {
         self.workers = max(1, workers)
-        self.inFlightBudget = self.workers * 2 * chunkSize
+        self.inFlightBudget = self.workers * 4 * chunkSize
         self.makeProcessor = makeProcessor
         self.inputs = inputs
         self.outputs = BufferPool(initialCapacity: chunkSize * 2)
     }
 
-    /// Feeds every chunk `nextChunk` gives to the processors and passes the results, in order,
-    /// to `consume`. Errors from either end the run once the chunks in flight are done.
+    /// Masks every chunk `nextChunk` gives and passes the results, in order, to `consume`.
+    /// `nextChunk` is called by one worker at a time, `consume` likewise and in input order. An
+    /// error from either ends the run once the chunks in flight are done; the earliest in input
+    /// order is the one thrown.
     func run(
-        nextChunk: () throws(MaskCleanError) -> Chunk?,
-        consume: (ChunkResult) throws(MaskCleanError) -> Void
+        nextChunk: (_ into: ByteBuffer?) throws(MaskCleanError) -> Input?,
+        consume: (ChunkResult, _ bytesRead: Int) throws(MaskCleanError) -> Void
     ) throws(MaskCleanError) {
-        if workers == 1 {
-            var processor: ChunkProcessor?
-            while let chunk = try nextChunk() {
-                if processor == nil { processor = makeProcessor() }
-                let result = process(chunk, with: processor!)
-                try consume(result)
-                outputs.give(result.output)
-            }
-            return
-        }
-        let window = workers * 2
-        var submitted = 0
-        var written = 0
-        var failure: MaskCleanError?
-        // An input that fails after good chunks: those are consumed first, so that an error in
-        // them (earlier in the file) is the one reported.
-        var inputFailure: MaskCleanError?
-        var inputDone = false
-        var inFlightBytes = 0
-        var sizes: [Int: Int] = [:]
-        while failure == nil {
-            while !inputDone && submitted - written < window
-                && (inFlightBytes < inFlightBudget || submitted == written)
-            {
-                do {
-                    guard let chunk = try nextChunk() else {
-                        inputDone = true
-                        break
-                    }
-                    inFlightBytes += chunk.bytes.count
-                    sizes[submitted] = chunk.bytes.count
-                    submit(chunk, index: submitted)
-                    submitted += 1
-                } catch {
-                    inputFailure = error
-                    inputDone = true
-                    break
+        state = RunState()
+        withoutActuallyEscaping(nextChunk) { nextChunk in
+            withoutActuallyEscaping(consume) { consume in
+                let ends = Ends(nextChunk: nextChunk, consume: consume)
+                if workers == 1 {
+                    work(ends, worker: 0)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: workers) { work(ends, worker: $0) }
                 }
             }
-            if failure != nil || written == submitted { break }
-            let result = waitFor(written)
-            inFlightBytes -= sizes.removeValue(forKey: written) ?? 0
-            written += 1
-            do {
-                try consume(result)
-                outputs.give(result.output)
-            } catch {
-                failure = error
+        }
+        if let failure = state.failure { throw failure }
+    }
+
+    /// The run's two ends, shared by its workers: the pipeline calls `nextChunk` only while it
+    /// holds `reading`, and `consume` only as the one writer, in turn; neither outlives the run,
+    /// which returns once every worker is done.
+    private struct Ends: @unchecked Sendable {
+        let nextChunk: (ByteBuffer?) throws(MaskCleanError) -> Input?
+        let consume: (ChunkResult, Int) throws(MaskCleanError) -> Void
+    }
+
+    /// One worker: read a chunk, mask it, write it in its turn, until the input ends.
+    ///
+    /// A worker reads its next chunk into the buffer it read the last one into, and masks into
+    /// an output buffer it filled before: the bytes stay in its core's cache, where a buffer
+    /// last filled by another core would have to be fetched from that one's.
+    private func work(_ ends: Ends, worker: Int) {
+        var processor: ChunkProcessor?
+        var buffer: ByteBuffer?
+        // A buffer given to the reader is the reader's.
+        while let (index, input) = read(ends, into: buffer.take()) {
+            if processor == nil { processor = condition.withLock { idle.popLast() } ?? makeProcessor() }
+            let output = condition.withLock { outputsOf[worker]?.popLast() } ?? outputs.take()
+            let result = processor!.process(input.chunk, into: output)
+            let size = input.chunk.bytes.count
+            buffer = inputs.recycled(input.chunk.buffer)
+            finish(index, .masked(result, inputBytes: size, bytesRead: input.bytesRead, worker: worker), ends)
+        }
+        condition.withLock {
+            if let processor { idle.append(processor) }
+            for output in outputsOf.removeValue(forKey: worker) ?? [] { outputs.give(output) }
+        }
+    }
+
+    /// The next chunk and its index, once the chunks in flight leave room for it; nil when the
+    /// input is done or the run failed.
+    private func read(_ ends: Ends, into buffer: ByteBuffer?) -> (Int, Input)? {
+        reading.lock()
+        defer { reading.unlock() }
+        condition.lock()
+        while !state.inputDone && state.failure == nil && !hasRoom { condition.wait() }
+        let done = state.inputDone || state.failure != nil
+        condition.unlock()
+        guard !done else { return nil }
+        do {
+            guard let input = try ends.nextChunk(buffer) else {
+                condition.withLock {
+                    state.inputDone = true
+                    condition.broadcast()
+                }
+                return nil
             }
-        }
-        // Let the chunks in flight finish before their processors and buffers go away.
-        while written < submitted {
-            _ = waitFor(written)
-            written += 1
-        }
-        if let failure { throw failure }
-        if let inputFailure { throw inputFailure }
-    }
-
-    private func submit(_ chunk: Chunk, index: Int) {
-        DispatchQueue.global().async { [self] in
-            condition.lock()
-            while idle.isEmpty && created == workers { condition.wait() }
-            let reused = idle.popLast()
-            if reused == nil { created += 1 }
-            condition.unlock()
-            let worker = reused ?? makeProcessor()
-            let result = process(chunk, with: worker)
-            condition.lock()
-            idle.append(worker)
-            finished[index] = result
-            condition.broadcast()
-            condition.unlock()
+            let index = condition.withLock {
+                state.read += 1
+                state.inFlightBytes += input.chunk.bytes.count
+                return state.read - 1
+            }
+            return (index, input)
+        } catch {
+            // The chunks before it are written first, so that an error in them (earlier in the
+            // file) is the one reported.
+            let index = condition.withLock {
+                state.inputDone = true
+                state.read += 1
+                condition.broadcast()
+                return state.read - 1
+            }
+            finish(index, .unreadable(error), ends)
+            return nil
         }
     }
 
-    private func process(_ chunk: Chunk, with processor: ChunkProcessor) -> ChunkResult {
-        let result = processor.process(chunk, into: outputs.take())
-        inputs.give(chunk.buffer)
-        return result
+    /// Room for one more chunk: the window is not full, and the input in flight is within the
+    /// budget (or none is in flight: a chunk of one huge record goes alone).
+    private var hasRoom: Bool {
+        let unwritten = state.read - state.written
+        return unwritten < 2 * workers && (state.inFlightBytes < inFlightBudget || unwritten == 0)
     }
 
-    private func waitFor(_ index: Int) -> ChunkResult {
+    /// Hands on a chunk's outcome: written now if every chunk before it is, and then the ones
+    /// after it that were waiting; otherwise left for the worker of the chunk ahead.
+    private func finish(_ index: Int, _ outcome: Outcome, _ ends: Ends) {
         condition.lock()
         defer { condition.unlock() }
-        while finished[index] == nil { condition.wait() }
-        return finished.removeValue(forKey: index)!
+        guard state.failure == nil else {
+            release(outcome)
+            return
+        }
+        state.waiting[index] = outcome
+        guard !state.writing && index == state.written else { return }
+        state.writing = true
+        while let next = state.waiting.removeValue(forKey: state.written) {
+            condition.unlock()
+            var failure: MaskCleanError?
+            var inputBytes = 0
+            switch next {
+            case .masked(let result, let size, let bytesRead, let worker):
+                inputBytes = size
+                do throws(MaskCleanError) {
+                    try ends.consume(result, bytesRead)
+                } catch {
+                    failure = error
+                }
+                if let output = outputs.recycled(result.output) {
+                    condition.withLock { outputsOf[worker, default: []].append(output) }
+                }
+            case .unreadable(let error):
+                failure = error
+            }
+            condition.lock()
+            state.written += 1
+            state.inFlightBytes -= inputBytes
+            if let failure {
+                state.failure = failure
+                for outcome in state.waiting.values { release(outcome) }
+                state.waiting.removeAll()
+                break
+            }
+        }
+        state.writing = false
+        condition.broadcast()
+    }
+
+    /// A result that will not be written: its buffer goes back.
+    private func release(_ outcome: Outcome) {
+        if case .masked(let result, _, _, _) = outcome { outputs.give(result.output) }
     }
 }

@@ -22,10 +22,10 @@ struct RecordPump<Splitter: RecordSplitter> {
         repeat {
             oversizedLine = nil
             try pipeline.run(
-                nextChunk: { () throws(MaskCleanError) -> Chunk? in
-                    guard oversizedLine == nil, let event = try reader.next() else { return nil }
+                nextChunk: { (buffer: ByteBuffer?) throws(MaskCleanError) -> ChunkPipeline.Input? in
+                    guard oversizedLine == nil, let event = try reader.next(into: buffer) else { return nil }
                     switch event {
-                    case .chunk(let chunk): return chunk
+                    case .chunk(let chunk): return (chunk, reader.bytesRead)
                     case .oversizedRecord(let line):
                         oversizedLine = line
                         return nil
@@ -36,7 +36,7 @@ struct RecordPump<Splitter: RecordSplitter> {
                         )
                     }
                 },
-                consume: { (result: ChunkResult) throws(MaskCleanError) in
+                consume: { (result: ChunkResult, bytesRead: Int) throws(MaskCleanError) in
                     totals.add(result)
                     if !result.output.isEmpty {
                         try outputs.writeRecords(UnsafeRawBufferPointer(framing.records(result.output.bytes)))
@@ -46,7 +46,7 @@ struct RecordPump<Splitter: RecordSplitter> {
                             try outputs.writeQuarantine(bytes)
                         }
                     }
-                    options.progress?(reader.bytesRead, input.size)
+                    options.progress?(bytesRead, input.size)
                     if let fatal = result.fatal { throw fatal }
                 })
             if let line = oversizedLine { try passOversizedRecord(at: line, &totals) }

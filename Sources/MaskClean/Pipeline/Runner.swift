@@ -106,7 +106,11 @@ private struct RunSetup {
         var framing = framing
         framing.lineEnd = start.lineEnd
         let columns = (start.columnNames ?? []) + spec.addedColumns
-        let encoder = framing.makeEncoder(columnNames: columns, escapeFormulas: options.escapeFormulas)
+        let escapeFormulas = options.escapeFormulas
+        let makeEncoder = { [framing] in
+            framing.makeEncoder(columnNames: columns, escapeFormulas: escapeFormulas)
+        }
+        let encoder = makeEncoder()
         if outputs.writesRecords {
             try outputs.writeRecords(
                 framing.preamble(columns: columns, byteOrderMark: start.byteOrderMark, encoder: encoder))
@@ -117,7 +121,10 @@ private struct RunSetup {
             firstLine: start.nextLine)
         var totals = RunTotals(spec: spec)
         try RecordPump(reader: reader, input: input, options: options, outputs: outputs).run(
-            spec: spec, framing: &framing, totals: &totals, makeProcessor: { source.makeProcessor(encoder) })
+            spec: spec, framing: &framing, totals: &totals,
+            // Each processor has an encoder of its own: one shared by the workers had its
+            // reference count bumped by both cores, so reading it for every cell missed the cache.
+            makeProcessor: { source.makeProcessor(makeEncoder()) })
         try source.finish(totals)
         try outputs.writeRecords(framing.closing)
         return totals.report

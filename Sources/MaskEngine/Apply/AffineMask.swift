@@ -13,6 +13,13 @@ public final class AffineMask: Sendable {
     private let programs: [Unmanaged<Program>]
     private let primaryProgram: Program
     private let literalByteCount: Int
+    /// For each format, an earlier one it shares its first steps with, and how many it shares
+    /// (0: none). A value whose walk through that earlier format never reached past those steps
+    /// walks this one the same way, so this one can only tie with it.
+    private let twins: [Twin]
+    /// For each format, the most characters that format or any after it can consume (each step
+    /// takes at most one; an ellipsis any number): bounds what the rest can still score.
+    private let consumableFrom: [Int]
 
     public init(
         primary: Mask, alternatives: [Mask] = [], strategy: AffinityStrategy = .wholeString,
@@ -24,6 +31,13 @@ public final class AffineMask: Sendable {
         self.strategy = strategy
         self.autocomplete = autocomplete
         self.literalByteCount = masks.map(\.program.literalByteCount).max() ?? 0
+        let programs = masks.map(\.program)
+        self.twins = programs.indices.map { Twin.best(for: $0, among: programs) }
+        var consumableFrom = programs.map(\.consumableCount) + [0]
+        for index in programs.indices.reversed() {
+            consumableFrom[index] = max(consumableFrom[index], consumableFrom[index + 1])
+        }
+        self.consumableFrom = consumableFrom
     }
 
     /// Compiles input-mask formats; the error says which format failed.
@@ -112,14 +126,53 @@ public final class AffineMask: Sendable {
             }
             return CellOutcome(chosen: chosen, counts: counts)
         }
+        switch strategy {
+        case .bestStatus: return choose(input, plain: plain, buffer: buffer, BestStatusChoice.self)
+        case .wholeString: return choose(input, plain: plain, buffer: buffer, WholeStringChoice.self)
+        case .prefix: return choose(input, plain: plain, buffer: buffer, PrefixChoice.self)
+        case .extractedValueCapacity:
+            return choose(input, plain: plain, buffer: buffer, ExtractedValueCapacityChoice.self)
+        case .capacity: preconditionFailure("capacity is chosen without applying")
+        }
+    }
+
+    /// Tries the formats in order, keeping the best so far. A format is skipped, never walked,
+    /// when it cannot score above the best: its bound is no higher (`bound(consumable:)`), or it
+    /// shares the steps the value's walk through an earlier format stayed within (`Twin`).
+    /// Either way it could at most tie, and a tie goes to the format listed first.
+    private func choose<Choice: StrategyChoice>(
+        _ input: UnsafeBufferPointer<UInt8>, plain: Bool, buffer: ApplyBuffer, _: Choice.Type
+    ) -> CellOutcome {
+        let strategy = Choice.strategy
+        let trials = buffer.trials(programs.count)
+        // For bestStatus's bound: the value's letters and digits, counted when first needed.
+        var dataCharacters = -1
         var chosen = 0
         var best = Int.min
         var bestCounts: ApplyCounts?
-        for (index, program) in programs.enumerated() {
-            let (counts, score) = program._withUnsafeGuaranteedRef { program in
-                let counts = buffer.applyToSpare(program, input, autocomplete, plain)
-                return (counts, self.score(counts, of: program, input: input, buffer: buffer))
+        for index in programs.indices {
+            if index > 0 {
+                if bound(strategy, consumable: consumableFrom[index], input: input, plain: plain) <= best {
+                    break
+                }
+                let ceiling = programs[index]._withUnsafeGuaranteedRef { program in
+                    bound(
+                        strategy, consumable: program.consumableCount, input: input, plain: plain,
+                        status: strategy == .bestStatus && plain
+                            ? statusCeiling(program, input, &dataCharacters) : 2)
+                }
+                if ceiling <= best || twinTies(strategy, twins[index], trials, plain: plain) {
+                    trials[index].reach = Int.max
+                    continue
+                }
             }
+            let (counts, score) = programs[index]._withUnsafeGuaranteedRef { program in
+                let counts = buffer.applyToSpare(program, input, autocomplete, plain)
+                return (counts, self.score(strategy, counts, of: program, input: input, buffer: buffer))
+            }
+            trials[index] = FormatTrial(
+                reach: counts.reach, score: score, formattedBeforeTail: counts.formattedBeforeTail,
+                status: counts.status)
             if bestCounts == nil || score > best {
                 best = score
                 chosen = index
@@ -130,8 +183,80 @@ public final class AffineMask: Sendable {
         return CellOutcome(chosen: chosen, counts: bestCounts!)
     }
 
+    /// The highest score a format that can consume at most `consumable` characters can get for
+    /// this value. Every character is either consumed (+1 to affinity) or dropped (−1), and every
+    /// other term is a penalty, so affinity is at most `2 × consumed − characters`. Without plain
+    /// ASCII the bytes stand in for the characters: an upper bound of the count, which is all
+    /// the bound needs there (affinity never exceeds the characters consumed).
+    @inline(__always)
+    private func bound(
+        _ strategy: AffinityStrategy, consumable: Int, input: UnsafeBufferPointer<UInt8>, plain: Bool,
+        status: Int = 2
+    ) -> Int {
+        let characters = input.count
+        switch strategy {
+        case .wholeString, .bestStatus:
+            let affinity =
+                !plain || characters <= consumable ? characters : 2 * consumable - characters
+            // bestStatus ranks by status first: `status` is the best the format can reach.
+            return strategy == .bestStatus ? status << 40 + affinity : affinity
+        case .prefix:
+            // The formatted value's common start with the value is at most the value.
+            return characters
+        case .extractedValueCapacity:
+            // An extracted value longer than the capacity scores lowest; otherwise at most 0.
+            return 0
+        case .capacity:
+            return Int.max
+        }
+    }
+
+    /// The best status rank (`score`'s: 2 complete, 1 lossy, 0 incomplete) a plain value can
+    /// reach in `program`; `dataCharacters` caches the value's letters and digits. Each mandatory slot takes a character of its own, so fewer characters than
+    /// slots leave it incomplete; more letters and digits than it can consume drop some.
+    /// Out of line: only bestStatus asks, and the other strategies' loop stays small without it.
+    @inline(never)
+    private func statusCeiling(
+        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ dataCharacters: inout Int
+    )
+        -> Int
+    {
+        if input.count < program.mandatorySlotCount { return 0 }
+        if dataCharacters < 0 { dataCharacters = input.count { Program.letterOrDigitASCII.contains($0) } }
+        return dataCharacters > program.consumableCount ? 1 : 2
+    }
+
+    /// Whether the value's walk through the format's twin stayed within their shared steps, and
+    /// what the twin scored then means this format scores the same: it walks the value the same
+    /// way, writing the same bytes before the autocomplete tail, with the same affinity and the
+    /// same dropped characters.
+    @inline(__always)
+    private func twinTies(
+        _ strategy: AffinityStrategy, _ twin: Twin, _ trials: UnsafeMutablePointer<FormatTrial>, plain: Bool
+    ) -> Bool {
+        guard twin.sharedSteps > 0 else { return false }
+        let trial = trials[twin.format]
+        guard trial.reach <= twin.sharedSteps else { return false }
+        switch strategy {
+        case .wholeString:
+            return true
+        case .bestStatus:
+            // Only completeness may differ, as the autocomplete tails may: when the twin is
+            // complete or lossy, this format is at most the same.
+            return trial.status != .incomplete
+        case .prefix:
+            // The same bytes up to the tail: when the common start ends before it, it ends there
+            // for this format too.
+            return plain && trial.score < trial.formattedBeforeTail
+        case .extractedValueCapacity, .capacity:
+            return false
+        }
+    }
+
+    @inline(__always)
     private func score(
-        _ counts: ApplyCounts, of program: Program, input: UnsafeBufferPointer<UInt8>, buffer: ApplyBuffer
+        _ strategy: AffinityStrategy, _ counts: ApplyCounts, of program: Program,
+        input: UnsafeBufferPointer<UInt8>, buffer: ApplyBuffer
     ) -> Int {
         switch strategy {
         case .bestStatus:
@@ -157,9 +282,11 @@ public final class AffineMask: Sendable {
         case .extractedValueCapacity:
             let extracted = buffer.spareExtracted(counts)
             let length =
-                counts.isPlain
-                ? extracted.count { $0 & 0xC0 != 0x80 }  // one scalar per character
-                : String(decoding: extracted, as: UTF8.self).count
+                counts.isPlain && program.literalsAreASCII
+                ? extracted.count  // one byte per character
+                : counts.isPlain
+                    ? extracted.count { $0 & 0xC0 != 0x80 }  // one scalar per character
+                    : String(decoding: extracted, as: UTF8.self).count
             let capacity = program.capacityValueLength
             return length > capacity ? Int.min : length - capacity
         case .capacity:
@@ -187,6 +314,57 @@ extension AffineMask {
             formatted: String(decoding: buffer.formatted, as: UTF8.self), outcome: outcome,
             placeholder: placeholder)
     }
+}
+
+/// A strategy as a type, so that the affine choice's loop is compiled once for each, its rules
+/// folded in.
+protocol StrategyChoice {
+    static var strategy: AffinityStrategy { get }
+}
+
+enum BestStatusChoice: StrategyChoice {
+    static var strategy: AffinityStrategy { .bestStatus }
+}
+
+enum WholeStringChoice: StrategyChoice {
+    static var strategy: AffinityStrategy { .wholeString }
+}
+
+enum PrefixChoice: StrategyChoice {
+    static var strategy: AffinityStrategy { .prefix }
+}
+
+enum ExtractedValueCapacityChoice: StrategyChoice {
+    static var strategy: AffinityStrategy { .extractedValueCapacity }
+}
+
+/// An earlier format that shares its first `sharedSteps` steps with a format, walking them by the
+/// same rules (same syntax, direction, literal kinds and data characters).
+struct Twin {
+    var format = 0
+    var sharedSteps = 0
+
+    /// The earlier format sharing the most steps with `programs[index]`. Only the primary and
+    /// the few formats just before are compared, so that many formats compile in linear time.
+    static func best(for index: Int, among programs: [Program]) -> Twin {
+        var twin = Twin()
+        let program = programs[index]
+        let candidates = Set([0] + Array(max(0, index - 16)..<index)).filter { $0 < index }
+        for candidate in candidates.sorted() {
+            let shared = program.sharedSteps(with: programs[candidate])
+            if shared > twin.sharedSteps { twin = Twin(format: candidate, sharedSteps: shared) }
+        }
+        return twin
+    }
+}
+
+/// What trying one format on the current value gave, for the formats after it.
+struct FormatTrial {
+    /// `ApplyCounts.reach`; `Int.max` for a format that was skipped.
+    var reach = Int.max
+    var score = 0
+    var formattedBeforeTail = 0
+    var status = CellStatus.empty
 }
 
 /// How many leading elements two sequences share.
@@ -235,41 +413,69 @@ public struct AffineFormatError: Error, Hashable, Sendable, CustomStringConverti
 /// of formatted and extracted bytes, so that trying each format keeps the best one so far without
 /// copying.
 public final class ApplyBuffer {
-    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
+    // Read by the inlinable `formatted` and `extracted`, which the pipeline calls for every cell.
+    @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutablePointer<UInt8>
+    @usableFromInline @exclusivity(unchecked) var capacity: Int
     /// How many result halves `storage` has room for: 1, or 2 for an affine choice.
     @exclusivity(unchecked) private var halves = 2
     // Exclusivity is checked statically: a buffer belongs to one thread and its methods do not
     // reenter, and the dynamic check costs more than the work it guards on the hot path.
     /// Which half holds the kept result (0 or 1).
-    @exclusivity(unchecked) private var kept = 0
+    @usableFromInline @exclusivity(unchecked) var kept = 0
     @exclusivity(unchecked) public private(set) var formattedCount = 0
     @exclusivity(unchecked) public private(set) var extractedCount = 0
+
+    /// One `FormatTrial` per format of the mask being applied.
+    @exclusivity(unchecked) private var trialStorage: UnsafeMutablePointer<FormatTrial>
+    @exclusivity(unchecked) private var trialCapacity = 4
 
     public init(capacity: Int = 256) {
         self.capacity = capacity
         storage = .allocate(capacity: capacity * 4)
+        trialStorage = .allocate(capacity: trialCapacity)
+        trialStorage.initialize(repeating: FormatTrial(), count: trialCapacity)
     }
 
     deinit {
         storage.deallocate()
+        trialStorage.deallocate()
+    }
+
+    /// Room for `count` formats' trials. Each entry is written before it is read.
+    @inline(__always)
+    func trials(_ count: Int) -> UnsafeMutablePointer<FormatTrial> {
+        if count > trialCapacity {
+            trialStorage.deallocate()
+            trialCapacity = max(count, trialCapacity * 2)
+            trialStorage = .allocate(capacity: trialCapacity)
+            trialStorage.initialize(repeating: FormatTrial(), count: trialCapacity)
+        }
+        return trialStorage
     }
 
     /// The formatted bytes of the last `apply`.
+    @inlinable
     public var formatted: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: formattedStart(kept), count: formattedCount)
     }
 
     /// The extracted bytes of the last `apply`.
+    @inlinable
     public var extracted: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: extractedStart(kept), count: extractedCount)
     }
 
+    @inline(__always)
     func reserve(_ needed: Int, halves: Int = 2) {
         // Room a huge cell needed is given back at the next ordinary one, not kept for the run.
-        guard needed > capacity || halves > self.halves || capacity > 1 << 20 && needed < capacity >> 2 else {
-            return
+        if needed > capacity || halves > self.halves || capacity > 1 << 20 && needed < capacity >> 2 {
+            resize(needed, halves: halves)
         }
+    }
+
+    /// Out of line: the ordinary cell fits the room there is.
+    @inline(never)
+    private func resize(_ needed: Int, halves: Int) {
         storage.deallocate()
         // What the buffer held is not needed across a `reserve`: it is sized to this value, so
         // that one huge cell costs only what it needs.
@@ -279,11 +485,13 @@ public final class ApplyBuffer {
         storage = .allocate(capacity: capacity * 2 * self.halves)
     }
 
-    private func formattedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
+    @usableFromInline
+    func formattedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
         storage + half * 2 * capacity
     }
 
-    private func extractedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
+    @usableFromInline
+    func extractedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
         storage + (half * 2 + 1) * capacity
     }
 

@@ -140,6 +140,10 @@ public struct ApplyCounts: Sendable {
     /// neighbours. Every character written is then one scalar, so characters can be counted on
     /// the bytes.
     var isPlain: Bool
+    /// One past the last step a character of the value met (`WalkCounts.reach`).
+    var reach = 0
+    /// The formatted bytes before the autocomplete tail.
+    var formattedBeforeTail = 0
 
     public var status: CellStatus {
         CellStatus(complete: complete, droppedDataCharacters: droppedDataCharacters)

@@ -69,7 +69,9 @@ extension Program {
                 affinity: counts.affinity,
                 droppedDataCharacters: counts.dropped,
                 stop: counts.stop,
-                isPlain: plain)
+                isPlain: plain,
+                reach: counts.reach,
+                formattedBeforeTail: counts.formattedBeforeTail)
         }
     }
 }

@@ -109,6 +109,11 @@ struct WalkCounts {
     var dropped = 0
     /// The index of the step the walk stopped before.
     var stop = 0
+    /// One past the last step any character of the value met: a format that shares the steps
+    /// before it walks the value the same way (`AffineMask` uses this to skip such a format).
+    var reach = 0
+    /// The formatted bytes written before the autocomplete tail.
+    var formattedBeforeTail = 0
 }
 
 /// Walks `input` through `steps`. `reverseLiterals` writes multi-byte literals back to front,
@@ -128,6 +133,8 @@ func walk<Input: WalkInput, Rules: WalkRules>(
     // For `formattedEndsAtLastSlot`: the formatted length and the step after the last filled slot.
     var formattedAtLastSlot = 0
     var stepAfterLastSlot = step
+    // The last step a character was dropped at: with where the walk ended, how far it reached.
+    var lastDrop: UnsafePointer<Step>? = nil
 
     // No nested functions: a closure over these counters would keep them out of registers. The
     // cursors are copied in and out for the same reason: through `inout`, every write would be
@@ -142,11 +149,7 @@ func walk<Input: WalkInput, Rules: WalkRules>(
     while let unit = input.next() {
         walkingOne: while true {
             guard step != end && !(Rules.misfitStops && stopped) else {
-                affinity &-= 1
-                if input.isData(unit, program) {
-                    droppedCount &+= 1
-                    if dropped != nil { input.write(unit, to: &dropped!) }
-                }
+                drop(unit, at: step, input, program, &affinity, &droppedCount, &dropped, &lastDrop)
                 break walkingOne
             }
             let current = step.pointee
@@ -168,20 +171,21 @@ func walk<Input: WalkInput, Rules: WalkRules>(
                     break walkingOne
                 }
                 if current.kind == .optionalSlot {
-                    // Passed over: the same character is tried at the next step.
+                    // Passed over, with every step just like it after it: the same character is
+                    // tried at the step after them.
                     step += 1
                     affinity &-= 1
+                    if _slowPath(current.likeAfter != 0) {
+                        step += Int(current.likeAfter)
+                        affinity &-= Int(current.likeAfter)
+                    }
                     continue walkingOne
                 }
                 if Rules.misfitStops {
                     stopped = true
                     continue walkingOne
                 }
-                affinity &-= 1
-                if input.isData(unit, program) {
-                    droppedCount &+= 1
-                    if dropped != nil { input.write(unit, to: &dropped!) }
-                }
+                drop(unit, at: step, input, program, &affinity, &droppedCount, &dropped, &lastDrop)
                 break walkingOne
             case .free, .fixed, .optionalFree:
                 step += 1
@@ -196,7 +200,14 @@ func walk<Input: WalkInput, Rules: WalkRules>(
                     break walkingOne
                 }
                 affinity &-= 1
-                guard current.kind != .optionalFree else { continue walkingOne }
+                guard current.kind != .optionalFree else {
+                    // Passed over, with every step just like it after it.
+                    if _slowPath(current.likeAfter != 0) {
+                        step += Int(current.likeAfter)
+                        affinity &-= Int(current.likeAfter)
+                    }
+                    continue walkingOne
+                }
                 formattedOut.appendLiteral(current, program, reversed: reverseLiterals)
                 if current.kind == .fixed {
                     extractedOut.appendLiteral(current, program, reversed: reverseLiterals)
@@ -211,10 +222,12 @@ func walk<Input: WalkInput, Rules: WalkRules>(
             }
         }
     }
+    let reach = max(step - steps.baseAddress!, lastDrop.map { $0 - steps.baseAddress! + 1 } ?? 0)
     if Rules.formattedEndsAtLastSlot {
         formattedOut.truncate(to: formattedAtLastSlot)
         step = stepAfterLastSlot
     }
+    let formattedBeforeTail = formattedOut.count
     // With no slot filled, AKMaskField shows nothing: the literals it would add come after one.
     if autocomplete && (!Rules.formattedEndsAtLastSlot || formattedAtLastSlot > 0) {
         while step != end, step.pointee.isLiteral {
@@ -228,7 +241,24 @@ func walk<Input: WalkInput, Rules: WalkRules>(
             step += 1
         }
     }
-    return WalkCounts(affinity: affinity, dropped: droppedCount, stop: step - steps.baseAddress!)
+    return WalkCounts(
+        affinity: affinity, dropped: droppedCount, stop: step - steps.baseAddress!, reach: reach,
+        formattedBeforeTail: formattedBeforeTail)
+}
+
+/// Drops a character at `step`: −1 to affinity, and counted (and kept) when it carries data.
+@inline(__always)
+private func drop<Input: WalkInput>(
+    _ unit: Input.Unit, at step: UnsafePointer<Step>, _ input: Input, _ program: Program,
+    _ affinity: inout Int, _ droppedCount: inout Int, _ dropped: inout ByteCursor?,
+    _ lastDrop: inout UnsafePointer<Step>?
+) {
+    lastDrop = step
+    affinity &-= 1
+    if input.isData(unit, program) {
+        droppedCount &+= 1
+        if dropped != nil { input.write(unit, to: &dropped!) }
+    }
 }
 
 /// Plain ASCII without CR: every byte is its own grapheme cluster, so bytes are walked directly.
@@ -347,16 +377,30 @@ extension UnsafeBufferPointer<UInt8> {
         let high: UInt64 = 0x8080_8080_8080_8080
         let ones: UInt64 = 0x0101_0101_0101_0101
         let carriageReturns: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
-        while end - position >= 8 {
-            let word = UnsafeRawPointer(position).loadUnaligned(as: UInt64.self)
+        @inline(__always)
+        func isPlain(_ word: UInt64) -> Bool {
             let crBytes = word ^ carriageReturns  // a zero byte where there was a CR
-            if (word | ((crBytes &- ones) & ~crBytes)) & high != 0 { return false }
+            return (word | ((crBytes &- ones) & ~crBytes)) & high == 0
+        }
+        guard count >= 8 else {
+            // A short value in one word, its bytes read in overlapping pieces (some twice), so
+            // that a typical cell costs no loop. Spaces fill the rest: neither high nor CR.
+            let raw = UnsafeRawPointer(position)
+            if count >= 4 {
+                let first = UInt64(raw.loadUnaligned(as: UInt32.self))
+                let last = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                return isPlain(first | last << 32)
+            }
+            guard count > 0 else { return true }
+            let bytes =
+                UInt64(position[0]) | UInt64(position[count >> 1]) << 8 | UInt64(position[count - 1]) << 16
+            return isPlain(bytes | 0x2020_2020_2000_0000)
+        }
+        while end - position > 8 {
+            if !isPlain(UnsafeRawPointer(position).loadUnaligned(as: UInt64.self)) { return false }
             position += 8
         }
-        while position != end {
-            if position.pointee >= 0x80 || position.pointee == 0x0D { return false }
-            position += 1
-        }
-        return true
+        // The last eight bytes, overlapping the words already read.
+        return isPlain(UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self))
     }
 }

@@ -25,6 +25,10 @@ struct Step: Sendable {
     var kind: StepKind
     /// The literal's byte when it is a single ASCII character, else 0xFF (never an ASCII byte).
     var asciiLiteral: UInt8
+    /// For an optional step, how many steps just like it follow (at most 65,535): a character
+    /// one of them passes over, they all pass over, at once. Declared here, in the bytes the
+    /// alignment of `index` leaves free, so that a step stays 24 bytes.
+    var likeAfter: UInt16 = 0
     /// Index into `Program.classes` (slots) or `Program.literals` (free and fixed).
     var index: Int32
     /// For a slot, the class's ASCII members, copied here so the fast path needs no second
@@ -37,7 +41,7 @@ struct Step: Sendable {
 }
 
 /// The literal of a free or fixed step, with its UTF-8 bytes ready to copy.
-struct Literal: Sendable {
+struct Literal: Equatable, Sendable {
     /// What the step writes when it is inserted (a literal class's left branch).
     var character: Character
     var utf8: [UInt8]
@@ -67,11 +71,14 @@ final class Program: Sendable {
     /// Whether every literal is a character that cannot merge with its neighbours, so that on
     /// ASCII input the output's grapheme clusters are exactly the characters written.
     let literalsAreInert: Bool
+    /// Whether every literal is one ASCII character: on ASCII input, a byte of output is then a
+    /// character.
+    let literalsAreASCII: Bool
     let literalByteCount: Int
     /// The steps are in right-to-left order, for a value walked from its end.
     let rightToLeft: Bool
     /// The capacity strategies' lengths, counted once.
-    private let capacities: (text: Int, value: Int)
+    private let capacities: (text: Int, value: Int, consumable: Int, mandatorySlots: Int)
 
     init(
         steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character],
@@ -80,7 +87,6 @@ final class Program: Sendable {
         self.rightToLeft = rightToLeft
         self.templateCharacters = templateCharacters
         self.syntax = syntax
-        self.steps = steps
         self.classes = classes
         self.literals = literals
         self.placeholders = placeholders
@@ -96,6 +102,7 @@ final class Program: Sendable {
             }
         }
         self.completeFrom = completeFrom
+        self.steps = steps
         var dataASCII = Self.letterOrDigitASCII
         var dataClasses: [CharacterClass] = []
         for step in steps where step.isValue {
@@ -108,13 +115,18 @@ final class Program: Sendable {
         self.dataASCII = dataASCII
         self.dataClasses = dataClasses
         self.literalsAreInert = literals.allSatisfy { $0.character.isInert }
+        self.literalsAreASCII = literals.allSatisfy { $0.utf8.count == 1 && $0.utf8[0] < 0x80 }
         self.literalByteCount = literals.reduce(0) { $0 + $1.utf8.count }
         let reachable = steps.firstIndex { $0.kind == .ellipsis }.map { steps[...$0] } ?? steps[...]
-        self.capacities = (reachable.count, reachable.count { $0.kind != .free })
+        self.capacities = (
+            reachable.count, reachable.count { $0.kind != .free },
+            steps.contains { $0.kind == .ellipsis } ? Int.max : steps.count,
+            reachable.count { $0.kind == .slot }
+        )
     }
 
     /// The ASCII letters and digits, worked out once for the process rather than per program.
-    private static let letterOrDigitASCII: ASCIIBitmap = {
+    static let letterOrDigitASCII: ASCIIBitmap = {
         var bitmap = ASCIIBitmap()
         for byte in UInt8(0)..<128 where Character(Unicode.Scalar(byte)).isLetterOrDigitCluster {
             bitmap.insert(byte)
@@ -147,6 +159,47 @@ final class Program: Sendable {
     var capacityValueLength: Int { capacities.value }
 
     var isElliptical: Bool { steps.contains { $0.kind == .ellipsis } }
+
+    /// The most characters of a value a walk can consume: one per step, unbounded with an
+    /// ellipsis.
+    var consumableCount: Int { capacities.consumable }
+
+    /// The mandatory slots a value must fill to be complete: those before the first ellipsis.
+    var mandatorySlotCount: Int { capacities.mandatorySlots }
+
+    /// How many first steps this program shares with `other`, walking them by the same rules: a
+    /// value whose walk through one stays within them walks the other the same way.
+    func sharedSteps(with other: Program) -> Int {
+        guard
+            syntax == other.syntax && rightToLeft == other.rightToLeft
+                && literalsAreInert == other.literalsAreInert && dataASCII == other.dataASCII
+                && dataClasses == other.dataClasses
+        else { return 0 }
+        var shared = 0
+        while shared < steps.count && shared < other.steps.count
+            && Self.alike(
+                steps[shared], literals, classes, other.steps[shared], other.literals, other.classes)
+        {
+            shared += 1
+        }
+        return shared
+    }
+
+    /// Whether a step, with its program's literals and classes, does with any character what
+    /// another does with its own.
+    static func alike(
+        _ step: Step, _ literals: [Literal], _ classes: [CharacterClass],
+        _ other: Step, _ otherLiterals: [Literal], _ otherClasses: [CharacterClass]
+    ) -> Bool {
+        guard
+            step.kind == other.kind && step.asciiLiteral == other.asciiLiteral
+                && step.accepts == other.accepts
+        else { return false }
+        if step.isLiteral {
+            return literals[Int(step.index)] == otherLiterals[Int(other.index)]
+        }
+        return classes[Int(step.index)] == otherClasses[Int(other.index)]
+    }
 
     var minimumTextLength: Int {
         reachableSteps.count { $0.kind == .slot || $0.kind == .free || $0.kind == .fixed }

@@ -7,6 +7,8 @@ struct ProgramBuilder {
     private var literals: [Literal] = []
     private var placeholders: [Character] = []
     private var templateCharacters: [Character?] = []
+    /// The ASCII characters matching a literal and its alternatives, by those characters.
+    private var literalAccepts: [[Character]: ASCIIBitmap] = [:]
 
     init(syntax: Syntax = .inputMask) {
         self.syntax = syntax
@@ -45,11 +47,15 @@ struct ProgramBuilder {
             // No other ASCII character is equivalent to an ASCII one: skip the search, which
             // made a format of many literals slow to compile.
             accepts.insert(ascii)
+        } else if let known = literalAccepts[[character] + alternatives] {
+            // akmask gives every literal the alternative " ": searched once per literal character.
+            accepts = known
         } else {
             for byte in UInt8(0)..<0x80 {
                 let candidate = Character(Unicode.Scalar(byte))
                 if candidate == character || alternatives.contains(candidate) { accepts.insert(byte) }
             }
+            literalAccepts[[character] + alternatives] = accepts
         }
         steps.append(Step(kind: kind, asciiLiteral: ascii, index: Int32(literals.count), accepts: accepts))
         literals.append(Literal(character: character, utf8: utf8, alternatives: alternatives))
@@ -72,8 +78,19 @@ struct ProgramBuilder {
         }
     }
 
-    func build(rightToLeft: Bool = false) -> Program {
-        Program(
+    /// The program of the steps added. The steps are finished here, in place (no copy of a
+    /// long format's steps): each optional step learns how many like it follow.
+    mutating func build(rightToLeft: Bool = false) -> Program {
+        for index in steps.indices.dropLast().reversed()
+        where steps[index].kind == .optionalSlot || steps[index].kind == .optionalFree {
+            let next = steps[index + 1]
+            if Program.alike(steps[index], literals, classes, next, literals, classes)
+                && next.likeAfter < .max
+            {
+                steps[index].likeAfter = next.likeAfter + 1
+            }
+        }
+        return Program(
             steps: steps, classes: classes, literals: literals, placeholders: placeholders,
             templateCharacters: templateCharacters, syntax: syntax, rightToLeft: rightToLeft)
     }

@@ -1,0 +1,126 @@
+import PropertyBased
+import Testing
+
+@testable import MaskEngine
+
+// The affine choice skips formats that cannot beat the best so far. These properties hold it to
+// the rule it shortcuts: apply every format, score each as docs/mask-syntax.md says, and take the
+// highest, the first listed on a tie.
+
+/// Format pieces that share starts with each other, so that formats built from them share their
+/// first steps in many ways (the phone trio of the bench spec among them).
+private let sharedPieces = [
+    "+1 ", "(", "[000]", ") ", "[000]", "-", "[0000]", " x[9999]", "[00]", "[0]", "{/}", "[AA]", "[99]",
+    "[a…]",
+    " ", "-",
+]
+
+/// A format made of a run of the shared pieces: formats drawn together often begin alike.
+private let sharedFormat = Gen.int(in: 0..<sharedPieces.count).array(of: 1...6)
+    .map { indices in
+        indices.enumerated().map { sharedPieces[($0.offset < 2 ? $0.offset : $0.element)] }.joined()
+    }
+
+/// Values in the shapes of the bench export's phones, cards and dates, and some noise.
+private let valuePieces = [
+    "5", "55", "555", "1234", "+1 ", "(", ") ", "-", " ", ".", "x", "ab", "/", "é", "١٢",
+]
+private let shapedValue = Gen.int(in: 0..<valuePieces.count).array(of: 0...8)
+    .map { $0.map { valuePieces[$0] }.joined() }
+
+/// The score docs/mask-syntax.md gives a format's result for `value`.
+private func referenceScore(
+    _ result: MaskResult, of mask: Mask, value: String, strategy: AffinityStrategy
+) -> Int {
+    switch strategy {
+    case .bestStatus:
+        let rank = result.status == .complete ? 2 : result.status == .lossy ? 1 : 0
+        return rank << 40 + result.affinity
+    case .wholeString:
+        return result.affinity
+    case .prefix:
+        return commonPrefixCount(result.formatted, value)
+    case .extractedValueCapacity:
+        let capacity = mask.program.capacityValueLength
+        return result.extracted.count > capacity ? Int.min : result.extracted.count - capacity
+    case .capacity:
+        let capacity = mask.program.capacityTextLength
+        return value.count > capacity ? Int.min : value.count - capacity
+    }
+}
+
+/// The format every format's score picks: the first of the highest.
+private func referenceChoice(_ mask: AffineMask, _ value: String) -> Int {
+    var chosen = 0
+    var best = Int.min
+    for (index, format) in mask.masks.enumerated() {
+        let score = referenceScore(
+            format.apply(value, autocomplete: mask.autocomplete), of: format, value: value,
+            strategy: mask.strategy)
+        if index == 0 || score > best {
+            best = score
+            chosen = index
+        }
+    }
+    return chosen
+}
+
+@Suite("The affine choice skips only formats that cannot win")
+struct AffineChoiceTests {
+    @Test("the chosen format is the one scoring every format would choose")
+    func sameChoiceAsScoringEvery() async {
+        let buffer = ApplyBuffer(capacity: 8)
+        await propertyCheck(
+            count: 1_500, input: sharedFormat.array(of: 2...5), shapedValue, Gen<AffinityStrategy>.case,
+            Gen.bool
+        ) { formats, value, strategy, autocomplete in
+            let mask = try AffineMask(
+                format: formats[0], affineFormats: Array(formats.dropFirst()), strategy: strategy,
+                autocomplete: autocomplete)
+            let expected = referenceChoice(mask, value)
+            let outcome = snapshotOfByteAPI(mask, value, buffer: buffer)
+            #expect(outcome.chosen == expected, "\(formats) on \(value.debugDescription), \(strategy)")
+            let result = mask.masks[expected].apply(value, autocomplete: autocomplete)
+            #expect(outcome.formatted == result.formatted)
+            #expect(outcome.extracted == result.extracted)
+            #expect(outcome.status == result.status)
+        }
+    }
+
+    @Test(
+        "the bench spec's phone formats choose as scoring every format would",
+        arguments: AffinityStrategy.allCases)
+    func phoneTrio(strategy: AffinityStrategy) throws {
+        let mask = try AffineMask(
+            format: "+1 ([000]) [000]-[0000]",
+            affineFormats: ["+1 ([000]) [000]-[0000] x[9999]", "[000]-[0000]"],
+            strategy: strategy)
+        let values = [
+            "5551234567", "(555) 123-4567", "555-123-4567", "555.123.4567", "+1 555 123 4567", "555-1234",
+            "1-555-123-4567", "+15551234567", "+1 (555) 123-4567", "55512345", "555-123-456",
+            "5551234567 x12",
+            "555-123-4567 ext. 89", "+1 (555) 123-4567 x1234", "", "x", "555", "call me",
+        ]
+        for value in values {
+            #expect(snapshotOfStringAPI(mask, value).chosen == referenceChoice(mask, value), "\(value)")
+        }
+    }
+
+    @Test("many formats: the best of 300 is found, and the first of equals")
+    func manyFormats() throws {
+        // "[0]", "[00]", … "[0 × 300]": a value of n digits fits the n-th exactly.
+        let formats = (1...300).map { "[" + String(repeating: "0", count: $0) + "]" }
+        for strategy in [AffinityStrategy.bestStatus, .wholeString, .prefix, .extractedValueCapacity] {
+            let mask = try AffineMask(
+                format: formats[0], affineFormats: Array(formats.dropFirst()), strategy: strategy)
+            for value in ["5", "5551234", "555-1234", "12345678901234567890", "abc"] {
+                let outcome = mask.apply(value)
+                #expect(outcome.chosen == referenceChoice(mask, value), "\(value), \(strategy)")
+            }
+        }
+        let reversed = try AffineMask(
+            format: formats.last!, affineFormats: formats.dropLast().reversed(), strategy: .bestStatus)
+        #expect(reversed.apply("5551234").chosen == 293)
+        #expect(reversed.apply("5551234").result.formatted == "5551234")
+    }
+}
