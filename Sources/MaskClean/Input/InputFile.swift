@@ -26,6 +26,8 @@ public final class InputFile {
     private var pending = PendingBytes()
     /// The file's bytes read so far: for a compressed input, how far the progress bar is.
     private(set) var fileBytesRead = 0
+    /// Whether the input is decompressed as it is read (known once reading has begun).
+    var isCompressed: Bool { decompressor != nil }
 
     public init(path: String) throws(MaskCleanError) {
         if path == "-" {

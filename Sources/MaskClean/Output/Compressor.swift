@@ -29,7 +29,9 @@ public final class Compressor {
         }
     }
 
-    init(_ compression: Compression, level: Int) {
+    /// A compressor at `level`, or the compression's default level.
+    init(_ compression: Compression, level: Int? = nil) {
+        let level = level ?? Self.defaultLevel(compression)
         self.compression = compression
         self.level = level
         switch compression {

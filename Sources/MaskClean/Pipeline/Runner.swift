@@ -24,6 +24,15 @@ public struct RunOptions: Sendable {
     public var compression: OutputCompression = .byExtension
     /// The compression level; nil for the compression's default (`Compressor.defaultLevel`).
     public var compressionLevel: Int?
+
+    /// How the records are compressed, if they are: as asked, or by the output's extension.
+    var recordsCompression: Compression? {
+        switch compression {
+        case .byExtension: output.flatMap(Compression.fromSuffix)
+        case .none: nil
+        case .with(let compression): compression
+        }
+    }
     /// CSV records that lie whole on a line with simple quoting are split without libcsv. Off
     /// only in tests, which check that both ways give the same bytes.
     var splitsPlainLines = true
