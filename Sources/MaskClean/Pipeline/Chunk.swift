@@ -46,7 +46,9 @@ struct ChunkCompression: Sendable {
 
     /// Compresses `result`'s records into `packed`, which it then carries; returns the buffer
     /// the records were in.
-    func compress(_ result: inout ChunkResult, into packed: ByteBuffer, with compressor: Compressor) -> ByteBuffer {
+    func compress(_ result: inout ChunkResult, into packed: ByteBuffer, with compressor: Compressor)
+        -> ByteBuffer
+    {
         let plain = result.output
         let bytes = UnsafeRawBufferPointer(plain.bytes)
         if !bytes.isEmpty {

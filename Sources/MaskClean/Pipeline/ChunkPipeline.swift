@@ -121,7 +121,9 @@ final class ChunkPipeline: @unchecked Sendable {
             let output = condition.withLock { outputsOf[worker]?.popLast() } ?? outputs.take()
             var result = processor!.process(input.chunk, into: output)
             if let compression {
-                if compressor == nil { compressor = Compressor(compression.compression, level: compression.level) }
+                if compressor == nil {
+                    compressor = Compressor(compression.compression, level: compression.level)
+                }
                 let packed = condition.withLock { outputsOf[worker]?.popLast() } ?? outputs.take()
                 outputs.give(compression.compress(&result, into: packed, with: compressor!))
             }
