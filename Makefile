@@ -1,5 +1,5 @@
 # maskclean: `make run` shows it working on the demo export, `make test` proves it.
-# Both install what they need (libcsv-dev) when it is missing.
+# Both install what they need (libcsv-dev, zlib1g-dev, libzstd-dev) when it is missing.
 
 SWIFT       ?= swift
 CONFIG      ?= release
@@ -19,12 +19,15 @@ FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 
 all: build
 
-# libcsv has no pkg-config file on Debian: look for its header. groff checks the manual in the
-# tests.
+# libcsv has no pkg-config file on Debian: look for its header, and zlib's and libzstd's (compressed
+# inputs and outputs). groff checks the manual in the tests, and the zstd tool the compressed outputs.
 deps:
 	@missing=""; \
 	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
+	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
+	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
+	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing$$missing…"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \

@@ -17,8 +17,16 @@ let package = Package(
             name: "CLibCSV",
             providers: [.apt(["libcsv-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         .target(name: "MaskEngine"),
-        .target(name: "MaskClean", dependencies: ["MaskEngine", "CLibCSV"]),
+        .target(name: "MaskClean", dependencies: ["MaskEngine", "CLibCSV", "CZlib", "CZstd"]),
         .executableTarget(
             name: "maskclean",
             dependencies: [

@@ -138,6 +138,22 @@ def bare_cr_copy(data):
     return target
 
 
+def compressed_copies(data):
+    """The CSV export as gzip (level 6, what `gzip` does by default) and zstd (level 3, zstd's
+    default): how nightly exports arrive. Made again when the CSV is newer."""
+    copies = {}
+    for tool, suffix in (("gzip", ".gz"), ("zstd", ".zst")):
+        if shutil.which(tool) is None:
+            raise BenchError(f"{tool} not found: it makes the compressed inputs (apt-get install {tool})")
+        target = data.csv.with_name(data.csv.name + suffix)
+        if not target.exists() or target.stat().st_mtime < data.csv.stat().st_mtime:
+            log(f"writing {target.name} ...")
+            with open(target, "wb") as out:
+                subprocess.run([tool, "-c", str(data.csv)], stdout=out, check=True)
+        copies[tool] = target
+    return copies
+
+
 def stamp_matches(stamp_path, wanted, data):
     try:
         stamp = json.loads(stamp_path.read_text())
@@ -453,6 +469,14 @@ def targets(measured):
                 f"< {limit} s, < 100 MiB", case.wall < limit and case.peak_rss_mib < 100)
         else:
             add(case.label, "did not finish in time", f"< {limit} s, < 100 MiB", False)
+    zst = m["from zst"].wall / m["csv default"].wall
+    add("reading .csv.zst over the plain CSV (default jobs)", f"{zst:.2f}x", "<= 1.20x", zst <= 1.2)
+    gz = m["from gz"].wall / m["gzip -dc"].wall
+    add("reading .csv.gz over gzip -dc of the same file", f"{gz:.2f}x", "<= 1.20x", gz <= 1.2)
+    if m["cores"] >= 2:
+        scale = m["to zst 1"].wall / m["to zst"].wall
+        add(f"writing .zst: --jobs 1 over default jobs ({m['cores']} cores)", f"{scale:.2f}x",
+            ">= 1.60x", scale >= 1.6)
     return rows
 
 
@@ -547,6 +571,29 @@ def main(argv=None):
         cases = [floor, jobs1, default, to_file, dd, ndjson1, ndjson, bare_cr]
         run_cases(cases, args.repeat, gnu_time)
 
+        # Compressed exports in and out (issue 15), against the decompressors' own speed.
+        copies = compressed_copies(data)
+        warm_page_cache(*copies.values())
+        gunzip = Case("gzip -dc (zlib's one-stream inflate), to /dev/null",
+                      ["gzip", "-dc", str(copies["gzip"])], copies["gzip"], data.rows, masks=False)
+        unzstd = Case("zstd -dc, to /dev/null", ["zstd", "-dcq", str(copies["zstd"])], copies["zstd"],
+                      data.rows, masks=False)
+        from_gz = maskclean_case("maskclean csv.gz in, default jobs", maskclean, data_dir,
+                                 copies["gzip"], data.rows)
+        from_zst = maskclean_case("maskclean csv.zst in, default jobs", maskclean, data_dir,
+                                  copies["zstd"], data.rows)
+
+        def compressed_out(label, suffix, jobs=None):
+            argv = [str(maskclean), "run", str(SPEC), str(data.csv), "-o",
+                    str(data_dir / f"out.csv{suffix}"), "--quiet"]
+            return Case(label, argv + (["--jobs", str(jobs)] if jobs else []), data.csv, data.rows)
+
+        to_zst1 = compressed_out("maskclean csv to .zst, --jobs 1", ".zst", jobs=1)
+        to_zst = compressed_out("maskclean csv to .zst, default jobs", ".zst")
+        to_gz = compressed_out("maskclean csv to .gz, default jobs", ".gz")
+        compressed = [gunzip, from_gz, unzstd, from_zst, to_zst1, to_zst, to_gz]
+        run_cases(compressed, args.repeat, gnu_time)
+
         big_cases = []
         if args.big_rows:
             big = ensure_dataset(data_dir, args.big_rows)
@@ -573,7 +620,7 @@ def main(argv=None):
 
     cores = len(os.sched_getaffinity(0))
     print(header(data, args.repeat, maskclean, cores, load))
-    print(results_table(cases, floor, masked_column_count()))
+    print(results_table(cases + compressed, floor, masked_column_count()))
     print("\nx floor: median wall time / the floor's median wall time on the CSV file. "
           "CPU s: user + system time, median.\n")
     if big_cases:
@@ -592,8 +639,10 @@ def main(argv=None):
         "dd": dd, "ndjson jobs 1": ndjson1, "ndjson default": ndjson, "cores": cores,
         "maskclean cases": [c for c in cases if c.masks] + big_cases, "big": big_cases,
         "long formats": long_formats, "instructions": instructions,
+        "gzip -dc": gunzip, "from gz": from_gz, "from zst": from_zst, "to zst 1": to_zst1,
+        "to zst": to_zst,
     }
-    print("\n### Targets (issue 14)\n")
+    print("\n### Targets (issues 14 and 15)\n")
     print(targets_table(targets(measured)))
     print("\nThe engine's applies/s targets (>= 15 M/s ASCII phone, >= 5 M/s three-format affine "
           "phone, p50) are the Benchmarks/ table that make bench prints next; orjson and the "

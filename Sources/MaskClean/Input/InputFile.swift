@@ -5,6 +5,10 @@
 #endif
 
 /// An input opened for reading: a file, or standard input for `-`.
+///
+/// A gzip or zstd input (by its name's extension or its first bytes) is decompressed as it is
+/// read: every reader sees the records' text, and messages name the file as given
+/// (docs/record-formats.md).
 public final class InputFile {
     /// How messages name the input: the path as given, or `stdin`.
     public let name: String
@@ -12,6 +16,18 @@ public final class InputFile {
     let size: Int?
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// What the name's extension says the input is compressed with.
+    private let namedCompression: Compression?
+    /// Whether the first bytes have been looked at for a compression's magic number.
+    private var sniffed = false
+    /// Set when the input is compressed.
+    private var decompressor: Decompressor?
+    /// Bytes read from the file but not yet handed on (or decompressed).
+    private var pending = PendingBytes()
+    /// The file's bytes read so far: for a compressed input, how far the progress bar is.
+    private(set) var fileBytesRead = 0
+    /// Whether the input is decompressed as it is read (known once reading has begun).
+    var isCompressed: Bool { decompressor != nil }
 
     public init(path: String) throws(MaskCleanError) {
         if path == "-" {
@@ -19,9 +35,11 @@ public final class InputFile {
             descriptor = STDIN_FILENO
             ownsDescriptor = false
             size = nil
+            namedCompression = nil
             return
         }
         name = path
+        namedCompression = Compression.fromSuffix(of: path)
         let opened = open(path, O_RDONLY | O_CLOEXEC)
         guard opened >= 0 else { throw .noInput(path, systemError(errno)) }
         var info = stat()
@@ -38,8 +56,67 @@ public final class InputFile {
         if ownsDescriptor { close(descriptor) }
     }
 
-    /// Reads up to `buffer.count` bytes; 0 at the end of the input.
+    /// Reads up to `buffer.count` bytes of the input's text; 0 at its end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
+        if !sniffed { try sniff() }
+        if let decompressor { return try decompress(with: decompressor, into: buffer) }
+        if !pending.isEmpty { return pending.take(into: buffer) }
+        return try readFile(into: buffer)
+    }
+
+    /// Looks at the first bytes: a compression's magic number makes the input one to decompress.
+    private func sniff() throws(MaskCleanError) {
+        sniffed = true
+        while pending.count < Compression.magicLength, try pending.fill(from: self) > 0 {}
+        let compression = pending.withBytes { Compression.fromMagic($0) }
+        if let namedCompression, compression == nil {
+            if pending.isEmpty {
+                throw .data(name, line: nil, Decompressor.Problem.truncated.reason(namedCompression))
+            }
+            throw .data(
+                name, line: nil,
+                "not \(namedCompression.rawValue) data, though its name ends in \(namedCompression.suffix)")
+        }
+        guard let compression else { return }
+        do throws(Decompressor.Problem) {
+            decompressor = try Decompressor(compression)
+        } catch {
+            throw .data(name, line: nil, error.reason(compression))
+        }
+    }
+
+    private func decompress(
+        with decompressor: Decompressor, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(MaskCleanError) -> Int {
+        func problem(_ problem: Decompressor.Problem) -> MaskCleanError {
+            .data(name, line: nil, problem.reason(decompressor.compression))
+        }
+        while true {
+            var fileEnded = false
+            if pending.isEmpty || pending.needsMore { fileEnded = try pending.fill(from: self) == 0 }
+            let written: Int
+            do throws(Decompressor.Problem) {
+                written = try pending.decompress(with: decompressor, into: buffer)
+            } catch {
+                throw problem(error)
+            }
+            if written > 0 { return written }
+            if !fileEnded { continue }
+            // The file ended: only where a member or frame does, with nothing left over.
+            if !pending.isEmpty { throw problem(.trailingData) }
+            if !decompressor.isAtEnd { throw problem(.truncated) }
+            return 0
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes of the file itself; 0 at its end.
+    fileprivate func readFile(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
+        let count = try readDescriptor(into: buffer)
+        fileBytesRead += count
+        return count
+    }
+
+    private func readDescriptor(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
@@ -80,6 +157,56 @@ public final class InputFile {
             if bytes.count > limit { try tooLarge() }
         }
         return bytes
+    }
+}
+
+/// The file's bytes read ahead of their use: the first bytes while the magic number is looked
+/// for, and the compressed bytes the decompressor has not used yet.
+private struct PendingBytes: ~Copyable {
+    private let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    private var start = 0
+    private var end = 0
+    /// The decompressor used nothing of what is here: it needs more bytes after them.
+    private(set) var needsMore = false
+
+    deinit { storage.deallocate() }
+
+    var isEmpty: Bool { start == end }
+    var count: Int { end - start }
+
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        body(UnsafeRawBufferPointer(rebasing: storage[start..<end]))
+    }
+
+    /// Moves what is here to the front and reads more of the file after it; 0 at its end.
+    mutating func fill(from file: InputFile) throws(MaskCleanError) -> Int {
+        if start > 0 {
+            storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: end - start)
+            end -= start
+            start = 0
+        }
+        let count = try file.readFile(into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]))
+        end += count
+        needsMore = false
+        return count
+    }
+
+    mutating func take(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, end - start)
+        buffer.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: count)
+        start += count
+        return count
+    }
+
+    mutating func decompress(
+        with decompressor: Decompressor, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(Decompressor.Problem) -> Int {
+        var input = UnsafeRawBufferPointer(rebasing: storage[start..<end])
+        let written = try decompressor.decompress(&input, into: buffer)
+        let used = (end - start) - input.count
+        start += used
+        needsMore = written == 0 && used == 0
+        return written
     }
 }
 

@@ -6,6 +6,17 @@ final class Outputs {
     private var records: OutputFile?
     private var quarantine: OutputFile?
     private var report: OutputFile?
+    /// How each output is compressed, if it is (docs/record-formats.md): the records as
+    /// `--compress` or `-o`'s extension says, the quarantine and the report by their extensions.
+    /// These compress what the writer writes itself (a header, a quarantined record); the
+    /// workers compress the chunks' records.
+    private var recordsCompressor: Compressor?
+    private var quarantineCompressor: Compressor?
+    private var reportCompressor: Compressor?
+    /// Whether anything went to the records or the quarantine: an empty compressed file still
+    /// gets one empty member or frame, so that every tool reads it.
+    private var wroteRecords = false
+    private var wroteQuarantine = false
 
     /// Refuses outputs that would destroy the input or the spec, or each other: paths are
     /// compared by the file they name (a link, a hard link, `./out.csv` and `out.csv` alike).
@@ -45,6 +56,10 @@ final class Outputs {
             if options.policy == .quarantine, let path = options.quarantine {
                 quarantine = try OutputFile(path: path)
             }
+            let level = options.compressionLevel
+            recordsCompressor = options.recordsCompression.map { Compressor($0, level: level) }
+            quarantineCompressor = options.quarantine.flatMap(Compression.fromSuffix).map { Compressor($0) }
+            reportCompressor = options.report.flatMap(Compression.fromSuffix).map { Compressor($0) }
         } catch {
             discard()
             throw error
@@ -55,21 +70,52 @@ final class Outputs {
     var writesRecords: Bool { records != nil }
 
     func writeRecords(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
-        try records?.write(bytes)
+        guard let records, !bytes.isEmpty else { return }
+        wroteRecords = true
+        if let recordsCompressor {
+            try records.write(recordsCompressor.compressed(bytes))
+        } else {
+            try records.write(bytes)
+        }
     }
 
     func writeRecords(_ bytes: [UInt8]) throws(MaskCleanError) {
-        try records?.write(bytes)
+        var failure: MaskCleanError?
+        bytes.withUnsafeBytes { bytes in
+            do throws(MaskCleanError) { try writeRecords(bytes) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes records a worker compressed already (`ChunkPipeline`), as they are.
+    func writeCompressedRecords(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
+        guard let records, !bytes.isEmpty else { return }
+        wroteRecords = true
+        try records.write(bytes)
     }
 
     func writeQuarantine(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
-        try quarantine?.write(bytes)
+        guard let quarantine, !bytes.isEmpty else { return }
+        wroteQuarantine = true
+        if let quarantineCompressor {
+            try quarantine.write(quarantineCompressor.compressed(bytes))
+        } else {
+            try quarantine.write(bytes)
+        }
     }
 
     /// Writes the report, makes every output complete on disk, then renames them all into
     /// place, with no signal between the renames.
     func commit(report text: String) throws(MaskCleanError) {
-        try report?.write(Array(text.utf8))
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        if !wroteRecords, let recordsCompressor { try records?.write(recordsCompressor.compressed(empty)) }
+        if !wroteQuarantine, let quarantineCompressor {
+            try quarantine?.write(quarantineCompressor.compressed(empty))
+        }
+        let reportBytes = Array(text.utf8)
+        try report?.write(
+            reportCompressor.map { compressor in reportBytes.withUnsafeBytes { compressor.compressed($0) } }
+                ?? reportBytes)
         try records?.flush()
         try quarantine?.flush()
         try report?.flush()

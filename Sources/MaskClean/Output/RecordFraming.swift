@@ -53,6 +53,16 @@ struct RecordFraming {
         return UnsafeBufferPointer(rebasing: bytes.dropFirst())  // the comma; the line feed stays
     }
 
+    /// A chunk's records compressed by a worker: the very first record of a JSON array loses
+    /// the member that holds the separator before it (`ChunkCompression`).
+    mutating func compressedRecords(_ bytes: UnsafeBufferPointer<UInt8>, separatorMember: Int?)
+        -> UnsafeBufferPointer<UInt8>
+    {
+        guard format == .json, beforeFirstRecord, let separatorMember else { return bytes }
+        beforeFirstRecord = false
+        return UnsafeBufferPointer(rebasing: bytes.dropFirst(separatorMember))
+    }
+
     /// What comes after the last record.
     var closing: [UInt8] {
         format == .json ? Array("\n]\n".utf8) : []

@@ -30,6 +30,39 @@ struct ChunkResult: Sendable {
     var keysSeen: [String] = []
     /// With `--on-error fail`: the first bad record ends the run.
     var fatal: MaskCleanError?
+    /// Set when the worker compressed `output` (`ChunkCompression`) with the record separator
+    /// before the chunk's first record in a member of its own: that member's length, which the
+    /// output's first record goes without.
+    var separatorMemberLength: Int?
+}
+
+/// How the workers compress the records they mask, chunk by chunk (docs/record-formats.md).
+struct ChunkCompression: Sendable {
+    var compression: Compression
+    var level: Int?
+    /// A JSON array's first record loses the separator before it, and only the writer knows
+    /// which chunk holds that record: the separator goes in a member of its own.
+    var separatorApart: Bool
+
+    /// Compresses `result`'s records into `packed`, which it then carries; returns the buffer
+    /// the records were in.
+    func compress(_ result: inout ChunkResult, into packed: ByteBuffer, with compressor: Compressor)
+        -> ByteBuffer
+    {
+        let plain = result.output
+        let bytes = UnsafeRawBufferPointer(plain.bytes)
+        if !bytes.isEmpty {
+            var rest = bytes
+            if separatorApart {
+                compressor.compress(UnsafeRawBufferPointer(rebasing: bytes.prefix(1)), appendingTo: packed)
+                result.separatorMemberLength = packed.count
+                rest = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
+            }
+            compressor.compress(rest, appendingTo: packed)
+        }
+        result.output = packed
+        return plain
+    }
 }
 
 /// What to do with a record that cannot be read (`--on-error`, `--quarantine`).

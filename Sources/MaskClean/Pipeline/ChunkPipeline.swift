@@ -29,6 +29,9 @@ final class ChunkPipeline: @unchecked Sendable {
     private let outputs: BufferPool
     /// Input bytes in flight past which no more chunk is read.
     private let inFlightBudget: Int
+    /// Set when the records are written compressed: each worker compresses its own chunks, so
+    /// compression scales with the workers.
+    private let compression: ChunkCompression?
 
     /// Held by the one worker reading: chunks are cut in input order.
     private let reading = NSLock()
@@ -62,8 +65,10 @@ final class ChunkPipeline: @unchecked Sendable {
     }
 
     init(
-        workers: Int, makeProcessor: @escaping () -> ChunkProcessor, inputs: BufferPool, chunkSize: Int
+        workers: Int, makeProcessor: @escaping () -> ChunkProcessor, inputs: BufferPool, chunkSize: Int,
+        compression: ChunkCompression? = nil
     ) {
+        self.compression = compression
         self.workers = max(1, workers)
         self.inFlightBudget = self.workers * 4 * chunkSize
         self.makeProcessor = makeProcessor
@@ -108,12 +113,20 @@ final class ChunkPipeline: @unchecked Sendable {
     /// last filled by another core would have to be fetched from that one's.
     private func work(_ ends: Ends, worker: Int) {
         var processor: ChunkProcessor?
+        var compressor: Compressor?
         var buffer: ByteBuffer?
         // A buffer given to the reader is the reader's.
         while let (index, input) = read(ends, into: buffer.take()) {
             if processor == nil { processor = condition.withLock { idle.popLast() } ?? makeProcessor() }
             let output = condition.withLock { outputsOf[worker]?.popLast() } ?? outputs.take()
-            let result = processor!.process(input.chunk, into: output)
+            var result = processor!.process(input.chunk, into: output)
+            if let compression {
+                if compressor == nil {
+                    compressor = Compressor(compression.compression, level: compression.level)
+                }
+                let packed = condition.withLock { outputsOf[worker]?.popLast() } ?? outputs.take()
+                outputs.give(compression.compress(&result, into: packed, with: compressor!))
+            }
             let size = input.chunk.bytes.count
             buffer = inputs.recycled(input.chunk.buffer)
             finish(index, .masked(result, inputBytes: size, bytesRead: input.bytesRead, worker: worker), ends)

@@ -2,8 +2,10 @@
 public enum RecordFormat: String, Sendable, CaseIterable {
     case csv, tsv, json, ndjson
 
-    /// The format a file name's extension says, if any.
+    /// The format a file name's extension says, if any; a compression's extension comes after
+    /// it (`x.csv.gz`, `x.ndjson.zst`).
     public static func fromExtension(of path: String) -> RecordFormat? {
+        let path = Compression.strippingSuffix(of: path)
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
         switch path[path.index(after: dot)...].lowercased() {
         case "csv": return .csv

@@ -15,9 +15,13 @@ struct RecordPump<Splitter: RecordSplitter> {
         reader.recordBudget = Self.recordBudget(spec)
         // Whatever a caller asks for, no more workers than this: each is a thread's worth of
         // buffers, and the cores are far fewer.
+        let compression = options.recordsCompression.map {
+            ChunkCompression(
+                compression: $0, level: options.compressionLevel, separatorApart: framing.format == .json)
+        }
         let pipeline = ChunkPipeline(
             workers: min(max(1, options.jobs), 256), makeProcessor: makeProcessor, inputs: reader.pool,
-            chunkSize: options.chunkSize)
+            chunkSize: options.chunkSize, compression: compression)
         var oversizedLine: Int?
         repeat {
             oversizedLine = nil
@@ -25,7 +29,8 @@ struct RecordPump<Splitter: RecordSplitter> {
                 nextChunk: { (buffer: ByteBuffer?) throws(MaskCleanError) -> ChunkPipeline.Input? in
                     guard oversizedLine == nil, let event = try reader.next(into: buffer) else { return nil }
                     switch event {
-                    case .chunk(let chunk): return (chunk, reader.bytesRead)
+                    case .chunk(let chunk):
+                        return (chunk, input.isCompressed ? input.fileBytesRead : reader.bytesRead)
                     case .oversizedRecord(let line):
                         oversizedLine = line
                         return nil
@@ -38,7 +43,12 @@ struct RecordPump<Splitter: RecordSplitter> {
                 },
                 consume: { (result: ChunkResult, bytesRead: Int) throws(MaskCleanError) in
                     totals.add(result)
-                    if !result.output.isEmpty {
+                    if compression != nil {
+                        try outputs.writeCompressedRecords(
+                            UnsafeRawBufferPointer(
+                                framing.compressedRecords(
+                                    result.output.bytes, separatorMember: result.separatorMemberLength)))
+                    } else if !result.output.isEmpty {
                         try outputs.writeRecords(UnsafeRawBufferPointer(framing.records(result.output.bytes)))
                     }
                     if !result.quarantine.isEmpty {

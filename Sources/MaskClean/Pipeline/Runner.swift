@@ -20,6 +20,19 @@ public struct RunOptions: Sendable {
     public var chunkSize = 1 << 20
     /// A longer record is malformed input (a runaway quote, a 100 MB cell), not data.
     public var maximumRecordBytes = 32 << 20
+    /// How the records output is compressed: by its extension (`.gz`, `.zst`), or as asked.
+    public var compression: OutputCompression = .byExtension
+    /// The compression level; nil for the compression's default (`Compressor.defaultLevel`).
+    public var compressionLevel: Int?
+
+    /// How the records are compressed, if they are: as asked, or by the output's extension.
+    var recordsCompression: Compression? {
+        switch compression {
+        case .byExtension: output.flatMap(Compression.fromSuffix)
+        case .none: nil
+        case .with(let compression): compression
+        }
+    }
     /// CSV records that lie whole on a line with simple quoting are split without libcsv. Off
     /// only in tests, which check that both ways give the same bytes.
     var splitsPlainLines = true
@@ -30,6 +43,14 @@ public struct RunOptions: Sendable {
         self.report = report
         self.jobs = jobs
     }
+}
+
+/// How `run` compresses its records (docs/command-line.md: `--compress`).
+public enum OutputCompression: Sendable, Equatable {
+    /// By the output's extension: `.gz` gzip, `.zst` zstd, anything else none.
+    case byExtension
+    case none
+    case with(Compression)
 }
 
 /// One run: resolve the formats, check and open the outputs, read the input's start and check

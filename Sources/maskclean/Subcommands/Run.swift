@@ -22,10 +22,52 @@ struct Run: ParsableCommand {
     @Option(help: "The output's format (default: the input's).")
     var outputFormat: FormatChoice?
 
+    @Option(
+        help: ArgumentHelp(
+            "Compress the records: gzip, zstd or none (default: by OUTPUT's extension, .gz or .zst).",
+            valueName: "gzip|zstd|none"))
+    var compress: CompressChoice?
+
+    @Option(help: "The compression level: gzip 1 to 9, zstd 1 to 22 (default 1, the fastest).")
+    var compressionLevel: Int?
+
+    mutating func validate() throws {
+        guard let compressionLevel else { return }
+        let compression: Compression?
+        switch compress {
+        case .gzip: compression = .gzip
+        case .zstd: compression = .zstd
+        case .none?: compression = nil
+        case nil: compression = Compression.fromSuffix(of: output)
+        }
+        guard let compression else {
+            throw ValidationError(
+                "--compression-level needs a compressed output: -o FILE.gz or FILE.zst, or --compress")
+        }
+        let levels = Compressor.levels(compression)
+        guard levels.contains(compressionLevel) else {
+            throw ValidationError(
+                "--compression-level for \(compression.rawValue) must be from \(levels.lowerBound) to \(levels.upperBound)"
+            )
+        }
+    }
+
     func run() throws {
         StandardStreams.occupyClosed()
         Signals.install()
-        let status = Frontend.run(try records.settings(output: output, outputFormat: outputFormat))
+        var settings = try records.settings(output: output, outputFormat: outputFormat)
+        switch compress {
+        case .gzip: settings.options.compression = .with(.gzip)
+        case .zstd: settings.options.compression = .with(.zstd)
+        case .none?: settings.options.compression = .none
+        case nil: break
+        }
+        settings.options.compressionLevel = compressionLevel
+        let status = Frontend.run(settings)
         throw ExitCode(status.rawValue)
     }
+}
+
+enum CompressChoice: String, ExpressibleByArgument, CaseIterable {
+    case gzip, zstd, none
 }

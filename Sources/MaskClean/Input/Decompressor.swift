@@ -1,0 +1,167 @@
+import CZlib
+import CZstd
+
+/// How a file's bytes are compressed (docs/record-formats.md): by its name's last extension, or
+/// by its first bytes.
+public enum Compression: String, Sendable, CaseIterable {
+    case gzip, zstd
+
+    /// The extension that names it: `.gz`, `.zst`.
+    public var suffix: String {
+        switch self {
+        case .gzip: ".gz"
+        case .zstd: ".zst"
+        }
+    }
+
+    /// The compression a path's last extension names, if any: `x.csv.gz` is gzip.
+    public static func fromSuffix(of path: String) -> Compression? {
+        allCases.first { path.lowercased().hasSuffix($0.suffix) && path.count > $0.suffix.count }
+    }
+
+    /// The path without its compression extension: `x.csv.gz` is `x.csv`, whose own extension
+    /// then says the record format.
+    static func strippingSuffix(of path: String) -> String {
+        guard let compression = fromSuffix(of: path) else { return path }
+        return String(path.dropLast(compression.suffix.count))
+    }
+
+    /// As many bytes as `fromMagic` needs to decide.
+    static let magicLength = 4
+
+    /// The compression a stream's first bytes announce: gzip's `1f 8b`, a zstd frame's
+    /// `28 b5 2f fd` or a zstd skippable frame's `5? 2a 4d 18`.
+    static func fromMagic(_ bytes: UnsafeRawBufferPointer) -> Compression? {
+        if bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { return .gzip }
+        guard bytes.count >= 4 else { return nil }
+        if bytes[0] == 0x28 && bytes[1] == 0xB5 && bytes[2] == 0x2F && bytes[3] == 0xFD { return .zstd }
+        if bytes[0] & 0xF0 == 0x50 && bytes[1] == 0x2A && bytes[2] == 0x4D && bytes[3] == 0x18 {
+            return .zstd
+        }
+        return nil
+    }
+}
+
+/// Turns a compressed stream back into its bytes, a buffer at a time, in bounded memory.
+///
+/// The stream may be several gzip members or zstd frames one after the other (`cat a.gz b.gz`,
+/// split-and-compress tools): they are read as one text. It may end only where a member or frame
+/// does; anything else after the last one is an error, never ignored.
+final class Decompressor {
+    /// Why the compressed bytes cannot be read: the words of a message about the input.
+    enum Problem: Error, Equatable {
+        case truncated
+        case corrupt(String)
+        case trailingData
+        case outOfMemory
+
+        func reason(_ compression: Compression) -> String {
+            switch self {
+            case .truncated: "compressed data ends early (truncated download?)"
+            case .corrupt(let detail): "\(compression.rawValue) data is corrupt (\(detail))"
+            case .trailingData:
+                "data after the last \(compression == .gzip ? "gzip member" : "zstd frame") is not \(compression.rawValue) (trailing garbage)"
+            case .outOfMemory: "not enough memory to decompress it"
+            }
+        }
+    }
+
+    let compression: Compression
+    private var gzip: UnsafeMutablePointer<z_stream>?
+    private var zstd: OpaquePointer?
+    /// The stream so far ends where a member or frame ends: the input may end here.
+    private(set) var isAtEnd = false
+
+    init(_ compression: Compression) throws(Problem) {
+        self.compression = compression
+        switch compression {
+        case .gzip:
+            // zlib keeps a pointer back to its z_stream, so the struct must not move.
+            let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+            stream.initialize(to: z_stream())
+            // 15 + 16: a 32 KiB window, gzip framing only (its header and CRC are checked).
+            guard maskclean_inflate_init(stream, 15 + 16) == Z_OK else {
+                stream.deallocate()
+                throw .outOfMemory
+            }
+            gzip = stream
+        case .zstd:
+            guard let stream = ZSTD_createDStream() else { throw .outOfMemory }
+            zstd = stream
+        }
+    }
+
+    deinit {
+        if let gzip {
+            inflateEnd(gzip)
+            gzip.deallocate()
+        }
+        if let zstd { ZSTD_freeDStream(zstd) }
+    }
+
+    /// Decompresses from the front of `input`, which is advanced past the bytes used, into
+    /// `output`; returns how many bytes it wrote. Nothing written and nothing used means it needs
+    /// more input than `input` holds to go on.
+    func decompress(
+        _ input: inout UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) throws(Problem) -> Int {
+        if let gzip { return try inflate(gzip, &input, into: output) }
+        return try decompressFrames(zstd!, &input, into: output)
+    }
+
+    private func inflate(
+        _ stream: UnsafeMutablePointer<z_stream>, _ input: inout UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(Problem) -> Int {
+        var written = 0
+        while written < output.count && !input.isEmpty {
+            if isAtEnd {
+                // A member ended; what follows must be another one, or the input's end.
+                if input.count < 2 && input[0] == 0x1F { break }  // half a magic number: read on
+                guard Compression.fromMagic(input) == .gzip else { throw .trailingData }
+                inflateReset(stream)
+                isAtEnd = false
+            }
+            stream.pointee.next_in = UnsafeMutablePointer(
+                mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
+            stream.pointee.avail_in = uInt(min(input.count, Int(UInt32.max)))
+            stream.pointee.next_out = (output.baseAddress! + written).assumingMemoryBound(to: Bytef.self)
+            stream.pointee.avail_out = uInt(min(output.count - written, Int(UInt32.max)))
+            let before = (input: Int(stream.pointee.avail_in), output: Int(stream.pointee.avail_out))
+            let status = CZlib.inflate(stream, Z_NO_FLUSH)
+            let used = before.input - Int(stream.pointee.avail_in)
+            written += before.output - Int(stream.pointee.avail_out)
+            input = UnsafeRawBufferPointer(rebasing: input[used...])
+            switch status {
+            case Z_STREAM_END: isAtEnd = true
+            case Z_OK: continue
+            case Z_BUF_ERROR: return written  // no progress possible: more input is needed
+            case Z_MEM_ERROR: throw .outOfMemory
+            default:
+                let detail = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
+                throw .corrupt(detail)
+            }
+        }
+        return written
+    }
+
+    private func decompressFrames(
+        _ stream: OpaquePointer, _ input: inout UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(Problem) -> Int {
+        var source = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
+        var target = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
+        while target.pos < target.size && source.pos < source.size {
+            let betweenFrames = isAtEnd
+            let result = ZSTD_decompressStream(stream, &target, &source)
+            if ZSTD_isError(result) != 0 {
+                // After a whole frame, bytes that do not begin another are not zstd at all.
+                if betweenFrames { throw .trailingData }
+                throw .corrupt(String(cString: ZSTD_getErrorName(result)).lowercased())
+            }
+            isAtEnd = result == 0
+        }
+        input = UnsafeRawBufferPointer(rebasing: input[source.pos...])
+        return target.pos
+    }
+}
