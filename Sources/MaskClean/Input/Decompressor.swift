@@ -67,7 +67,8 @@ final class Decompressor {
     }
 
     let compression: Compression
-    private var gzip: UnsafeMutablePointer<z_stream>?
+    private var gzipStream: ZlibStream?
+    private var gzip: UnsafeMutablePointer<z_stream>? { gzipStream?.pointer }
     private var zstd: OpaquePointer?
     /// The stream so far ends where a member or frame ends: the input may end here.
     private(set) var isAtEnd = false
@@ -76,15 +77,12 @@ final class Decompressor {
         self.compression = compression
         switch compression {
         case .gzip:
-            // zlib keeps a pointer back to its z_stream, so the struct must not move.
-            let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-            stream.initialize(to: z_stream())
             // 15 + 16: a 32 KiB window, gzip framing only (its header and CRC are checked).
-            guard maskclean_inflate_init(stream, 15 + 16) == Z_OK else {
-                stream.deallocate()
+            guard let stream = ZlibStream(start: { maskclean_inflate_init($0, 15 + 16) }, end: inflateEnd)
+            else {
                 throw .outOfMemory
             }
-            gzip = stream
+            gzipStream = stream
         case .zstd:
             guard let stream = ZSTD_createDStream() else { throw .outOfMemory }
             zstd = stream
@@ -92,10 +90,6 @@ final class Decompressor {
     }
 
     deinit {
-        if let gzip {
-            inflateEnd(gzip)
-            gzip.deallocate()
-        }
         if let zstd { ZSTD_freeDStream(zstd) }
     }
 

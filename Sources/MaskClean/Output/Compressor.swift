@@ -9,7 +9,8 @@ import CZstd
 public final class Compressor {
     let compression: Compression
     let level: Int
-    private var gzip: UnsafeMutablePointer<z_stream>?
+    private var gzipStream: ZlibStream?
+    private var gzip: UnsafeMutablePointer<z_stream>? { gzipStream?.pointer }
     private var zstd: OpaquePointer?
 
     /// Fast levels by default: a nightly export is compressed for transfer and storage, and
@@ -36,13 +37,11 @@ public final class Compressor {
         self.level = level
         switch compression {
         case .gzip:
-            // zlib keeps a pointer back to its z_stream, so the struct must not move.
-            let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-            stream.initialize(to: z_stream())
             // 15 + 16: a 32 KiB window and gzip framing (header, CRC-32, length).
-            let status = maskclean_deflate_init(stream, Int32(level), 15 + 16)
-            precondition(status == Z_OK, "zlib could not start a gzip stream (\(status))")
-            gzip = stream
+            let stream = ZlibStream(
+                start: { maskclean_deflate_init($0, Int32(level), 15 + 16) }, end: deflateEnd)
+            precondition(stream != nil, "zlib could not start a gzip stream")
+            gzipStream = stream
         case .zstd:
             let context = ZSTD_createCCtx()
             precondition(context != nil, "libzstd could not make a compression context")
@@ -54,10 +53,6 @@ public final class Compressor {
     }
 
     deinit {
-        if let gzip {
-            deflateEnd(gzip)
-            gzip.deallocate()
-        }
         if let zstd { ZSTD_freeCCtx(zstd) }
     }
 

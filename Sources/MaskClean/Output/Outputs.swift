@@ -72,10 +72,18 @@ final class Outputs {
     func writeRecords(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
         guard let records, !bytes.isEmpty else { return }
         wroteRecords = true
-        if let recordsCompressor {
-            try records.write(recordsCompressor.compressed(bytes))
+        try Self.write(bytes, to: records, compressor: recordsCompressor)
+    }
+
+    /// Writes `bytes` to `file`, compressed into a member or frame of their own when it is
+    /// written compressed.
+    private static func write(
+        _ bytes: UnsafeRawBufferPointer, to file: OutputFile, compressor: Compressor?
+    ) throws(MaskCleanError) {
+        if let compressor {
+            try file.write(compressor.compressed(bytes))
         } else {
-            try records.write(bytes)
+            try file.write(bytes)
         }
     }
 
@@ -97,11 +105,7 @@ final class Outputs {
     func writeQuarantine(_ bytes: UnsafeRawBufferPointer) throws(MaskCleanError) {
         guard let quarantine, !bytes.isEmpty else { return }
         wroteQuarantine = true
-        if let quarantineCompressor {
-            try quarantine.write(quarantineCompressor.compressed(bytes))
-        } else {
-            try quarantine.write(bytes)
-        }
+        try Self.write(bytes, to: quarantine, compressor: quarantineCompressor)
     }
 
     /// Writes the report, makes every output complete on disk, then renames them all into
