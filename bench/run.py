@@ -451,9 +451,11 @@ def targets(measured):
     add("CSV to /dev/null / the one-core C floor", f"{ratio:.2f}x", "<= 0.65x", ratio <= 0.65)
     to_file, devnull, dd = m["csv to file"], m["csv default"], m["dd"]
     durability = to_file.wall / devnull.wall - 1
-    add("durability: to a file (fsync, rename) over /dev/null", f"{durability:+.0%}",
-        f"<= +15%, or the disk's own cost: dd of the same bytes + fsync {dd.wall:.3f} s, "
-        f"to-file extra {to_file.wall - devnull.wall:.3f} s", durability <= 0.15)
+    extra = to_file.wall - devnull.wall
+    # Where the disk is the limit, no program does better than the disk writing the same bytes.
+    add("durability: to a file (fsync, rename) over /dev/null",
+        f"{durability:+.0%} ({extra:.3f} s; dd of the same bytes + fsync {dd.wall:.3f} s)",
+        "<= +15%, or no more than the disk's own time (dd)", durability <= 0.15 or extra <= dd.wall)
     peaks = [c.peak_rss_mib for c in m["maskclean cases"]]
     add("peak RSS, every maskclean run", f"{max(peaks):.1f} MiB", "<= 64 MiB", max(peaks) <= 64)
     if m.get("big"):
