@@ -8,16 +8,9 @@ import Testing
 struct CompressionEndToEndTests {
     /// `tool -dc path`'s output.
     static func decompress(_ tool: String, _ path: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool, "-dc", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(tool) -dc \(path)")
-        return data
+        let (status, output) = try decompressWithTool(tool, path)
+        #expect(status == 0, "\(tool) -dc \(path)")
+        return output
     }
 
     @Test(

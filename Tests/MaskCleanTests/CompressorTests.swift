@@ -50,15 +50,9 @@ struct CompressorTests {
         let folder = try TemporaryFolder()
         let level = Compressor.defaultLevel(compression)
         let (text, path) = try Self.compressedFile(compression, level: level, in: folder)
-        let tool = Process()
-        tool.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        tool.arguments = [compression == .gzip ? "gzip" : "zstd", "-dc", path]
-        let output = Pipe()
-        tool.standardOutput = output
-        try tool.run()
-        let decompressed = output.fileHandleForReading.readDataToEndOfFile()
-        tool.waitUntilExit()
-        #expect(tool.terminationStatus == 0, "is \(tool.arguments![0]) installed? make test installs it")
+        let tool = compression == .gzip ? "gzip" : "zstd"
+        let (status, decompressed) = try decompressWithTool(tool, path)
+        #expect(status == 0, "is \(tool) installed? make test installs it")
         #expect(Array(decompressed) == text)
     }
 

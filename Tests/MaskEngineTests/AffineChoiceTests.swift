@@ -98,17 +98,26 @@ struct AffineChoiceTests {
             count: 1_500, input: sharedFormat.array(of: 2...5), shapedValue, Gen<AffinityStrategy>.case,
             Gen.bool
         ) { formats, value, strategy, autocomplete in
-            let mask = try AffineMask(
-                format: formats[0], affineFormats: Array(formats.dropFirst()), strategy: strategy,
-                autocomplete: autocomplete)
-            let expected = referenceChoice(mask, value)
-            let outcome = snapshotOfByteAPI(mask, value, buffer: buffer)
-            #expect(outcome.chosen == expected, "\(formats) on \(value.debugDescription), \(strategy)")
-            let result = mask.masks[expected].apply(value, autocomplete: autocomplete)
-            #expect(outcome.formatted == result.formatted)
-            #expect(outcome.extracted == result.extracted)
-            #expect(outcome.status == result.status)
+            try expectSameChoiceAsScoringEvery(formats, value, strategy, autocomplete, buffer: buffer)
         }
+    }
+
+    /// The byte API's choice and outcome for `value` equal the reference's, which scores every
+    /// format.
+    func expectSameChoiceAsScoringEvery(
+        _ formats: [String], _ value: String, _ strategy: AffinityStrategy, _ autocomplete: Bool,
+        buffer: ApplyBuffer
+    ) throws {
+        let mask = try AffineMask(
+            format: formats[0], affineFormats: Array(formats.dropFirst()), strategy: strategy,
+            autocomplete: autocomplete)
+        let expected = referenceChoice(mask, value)
+        let outcome = snapshotOfByteAPI(mask, value, buffer: buffer)
+        #expect(outcome.chosen == expected, "\(formats) on \(value.debugDescription), \(strategy)")
+        let result = mask.masks[expected].apply(value, autocomplete: autocomplete)
+        #expect(outcome.formatted == result.formatted)
+        #expect(outcome.extracted == result.extracted)
+        #expect(outcome.status == result.status)
     }
 
     @Test("many formats differing in their leading literals choose as scoring every format would")
@@ -117,16 +126,7 @@ struct AffineChoiceTests {
         await propertyCheck(
             count: 300, input: leadingFormats, shapedValue, Gen<AffinityStrategy>.case, Gen.bool
         ) { formats, value, strategy, autocomplete in
-            let mask = try AffineMask(
-                format: formats[0], affineFormats: Array(formats.dropFirst()), strategy: strategy,
-                autocomplete: autocomplete)
-            let expected = referenceChoice(mask, value)
-            let outcome = snapshotOfByteAPI(mask, value, buffer: buffer)
-            #expect(outcome.chosen == expected, "\(formats) on \(value.debugDescription), \(strategy)")
-            let result = mask.masks[expected].apply(value, autocomplete: autocomplete)
-            #expect(outcome.formatted == result.formatted)
-            #expect(outcome.extracted == result.extracted)
-            #expect(outcome.status == result.status)
+            try expectSameChoiceAsScoringEvery(formats, value, strategy, autocomplete, buffer: buffer)
         }
     }
 
