@@ -16,6 +16,16 @@ struct RecordOptions: ParsableArguments {
     @Option(help: "Write the completeness report (JSON) to this file.")
     var report: String?
 
+    @Option(
+        help: "Write the report as JUnit XML to this file (GitLab, Jenkins, Azure DevOps show it as tests).")
+    var junit: String?
+
+    @Option(help: "Write the report as a Markdown summary to this file (a CI page, a pull-request comment).")
+    var markdown: String?
+
+    @Flag(help: "Show sample values by their shape only in every report: letters as x or X, digits as 9.")
+    var redactSamples = false
+
     @Option(help: "The input's format, when its extension does not say it.")
     var inputFormat: FormatChoice?
 
@@ -93,6 +103,9 @@ struct RecordOptions: ParsableArguments {
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
         options.escapeFormulas = escapeFormulas
+        options.junit = junit
+        options.markdown = markdown
+        options.redactSamples = redactSamples
         return Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
     }
 }
