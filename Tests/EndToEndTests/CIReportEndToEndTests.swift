@@ -30,7 +30,7 @@ struct CIReportEndToEndTests {
     )
     func schemaValid() throws {
         let files = Self.expectedJUnitFiles
-        #expect(files.count >= 2)
+        #expect(files.count >= 4)
         for file in files {
             let lint = Process()
             lint.executableURL = URL(fileURLWithPath: Self.xmllint)
@@ -93,6 +93,22 @@ struct CIReportEndToEndTests {
         }
     }
 
+    @Test("hostile cell values come back from an XML parser exactly, control characters as visible escapes")
+    func hostileValuesRoundTrip() throws {
+        let folder = Maskclean.fixtures.appendingPathComponent("cases/hostile-values-in-reports")
+        let junit = try #require(
+            JUnitReader.read(try Data(contentsOf: folder.appendingPathComponent("expected.junit.xml"))))
+        #expect(junit.cases.map(\.name) == ["ph|one, <b>:x%", "rejected records"])
+        let failure = junit.cases[0].failureText
+        #expect(junit.cases[0].failureMessage == "complete 0.00% < minComplete 50.00%")
+        for value in [
+            "<script>alert(1)</script>", #"a & b "q" 'x'"#, "line1\nline2", #"ctl\u0001\u001B"#, "cr\rinside",
+            "]]> <!-- -->", "`code` *em* _u_ [l](u) ~s~ $x$ | pipe",
+        ] {
+            #expect(failure.contains(value), "\(value.debugDescription) not in \(failure.debugDescription)")
+        }
+    }
+
     @Test("the demo's counts agree across the JSON report, the JUnit XML and the Markdown summary")
     func countsAgree() throws {
         let scratch = try TemporaryFolder()
@@ -100,7 +116,8 @@ struct CIReportEndToEndTests {
         let outcome = try Maskclean.run(
             [
                 "check", "spec.json", "customers.csv", "--report", scratch.path("report.json"), "--junit",
-                scratch.path("junit.xml"), "--markdown", scratch.path("summary.md"),
+                scratch.path("junit.xml"), "--markdown", scratch.path("summary.md"), "--annotations",
+                "github",
             ], in: demo)
         #expect(outcome.status == 1)
         let report = try #require(
@@ -118,6 +135,7 @@ struct CIReportEndToEndTests {
         #expect(junit.cases.count == columns.count + 1)
         let failedColumns = columns.filter { $0["passed"] as? Bool == false }.count
         #expect(Int(junit.suites[0]["failures"] ?? "") == failedColumns)
+        #expect(outcome.stdoutText.split(separator: "\n").count { $0.hasPrefix("::error ") } == failedColumns)
         for (index, column) in columns.enumerated() {
             let name = try #require(column["name"] as? String)
             let counts = ["complete", "lossy", "incomplete", "empty", "rejected"].map {
@@ -139,5 +157,49 @@ struct CIReportEndToEndTests {
             let ratio = try #require(column["completeRatio"] as? Double)
             #expect(cells[1].hasPrefix(String(format: "%.2f", (ratio * 10000).rounded(.down) / 100)))
         }
+    }
+
+    @Test(
+        "annotations: on under GITHUB_ACTIONS=true unless --annotations none; on stdout unless records go there"
+    )
+    func annotationsWhereAndWhen() throws {
+        let scratch = try TemporaryFolder()
+        let demo = Maskclean.fixtures.appendingPathComponent("demo")
+        let actions = ["GITHUB_ACTIONS": "true"]
+        let off = try Maskclean.run(
+            ["check", "spec.json", "customers.csv", "--annotations", "none", "--quiet"], in: demo,
+            environment: actions)
+        #expect(off.status == 1 && off.stdout.isEmpty && off.stderr.isEmpty)
+        let toFile = try Maskclean.run(
+            ["run", "spec.json", "customers.csv", "-o", scratch.path("clean.csv"), "--quiet"], in: demo,
+            environment: actions)
+        #expect(toFile.stdoutText.hasPrefix("::error file=customers.csv,title=maskclean card::"))
+        #expect(toFile.stderr.isEmpty)
+        let reportOnStdout = try Maskclean.run(
+            ["check", "spec.json", "customers.csv", "--report", "-", "--quiet"], in: demo,
+            environment: actions)
+        #expect(reportOnStdout.stdoutText.hasPrefix("{"))
+        #expect(reportOnStdout.stderr.hasPrefix("::error "))
+        let outsideActions = try Maskclean.run(["check", "spec.json", "customers.csv", "--quiet"], in: demo)
+        #expect(outsideActions.stdout.isEmpty)
+    }
+
+    @Test("the step summary is appended, and kept under 1 MiB with what the file holds already")
+    func stepSummaryLimit() throws {
+        let scratch = try TemporaryFolder()
+        let demo = Maskclean.fixtures.appendingPathComponent("demo")
+        let summary = scratch.path("summary.md")
+        let before = String(repeating: "x", count: (1 << 20) - 1200) + "\n"
+        try before.write(toFile: summary, atomically: false, encoding: .utf8)
+        let outcome = try Maskclean.run(
+            ["check", "spec.json", "customers.csv", "--quiet", "--annotations", "none"], in: demo,
+            environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(outcome.status == 1)
+        let after = try Data(contentsOf: URL(fileURLWithPath: summary))
+        #expect(after.count < 1 << 20)
+        let appended = String(decoding: after.dropFirst(before.utf8.count), as: UTF8.self)
+        #expect(appended.hasPrefix("## maskclean: customers.csv: FAILED"))
+        #expect(appended.contains("| card | 94.53% |") && !appended.contains("### Samples of zip"))
+        #expect(appended.contains("Samples left out"))
     }
 }
