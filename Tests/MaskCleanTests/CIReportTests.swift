@@ -175,4 +175,27 @@ struct CIReportTests {
         #expect(names.count == 4 && names.contains("rows"))
         #expect(Set(names).count == names.count, "\(names)")
     }
+
+    @Test("rejected records and minRows: a JUnit failure and an ::error when they fail the run")
+    func runFindings() throws {
+        var report = Report(spec: try loadSpec(#"{"columns":[{"name":"a","format":"[0]"}]}"#))
+        report.reject(line: 3, reason: "unterminated quoted field")
+        report.rows = 1
+        #expect(report.runFindings.map(\.message) == ["1 record rejected > maxRejected 0"])
+        #expect(
+            report.workflowCommands
+                == "::error title=maskclean rejected records::1 record rejected > maxRejected 0 (line 3: unterminated quoted field)\n"
+        )
+        #expect(
+            report.junit.contains(
+                #"<failure message="1 record rejected &gt; maxRejected 0" type="maskclean">1 record rejected &gt; maxRejected 0"#
+                    + "\nline 3: unterminated quoted field</failure>"))
+        report.maxRejected = 1
+        #expect(report.workflowCommands.hasPrefix("::warning title=maskclean rejected records::"))
+        #expect(!report.junit.contains("<failure"))
+        report.minRows = 2
+        #expect(report.runFindings.last?.message == "1 row < minRows 2")
+        #expect(report.junit.contains(#"name="rows">"#) && report.junit.contains(#"failures="1""#))
+        #expect(report.markdown.contains("- **FAILED** rows: 1 row < minRows 2"))
+    }
 }

@@ -51,7 +51,8 @@ extension Report {
         if !rowsPassed {
             findings.append(
                 Finding(
-                    level: .error, subject: Self.rowsSubject, message: "\(rows) rows < minRows \(minRows)",
+                    level: .error, subject: Self.rowsSubject,
+                    message: "\(rows) row\(rows == 1 ? "" : "s") < minRows \(minRows)",
                     detail: ""))
         }
         return findings
