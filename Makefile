@@ -20,7 +20,8 @@ FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 all: build
 
 # libcsv has no pkg-config file on Debian: look for its header, and zlib's and libzstd's (compressed
-# inputs and outputs). groff checks the manual in the tests, and the zstd tool the compressed outputs.
+# inputs and outputs). groff checks the manual in the tests, the zstd tool the compressed outputs, and
+# xmllint (libxml2-utils) the JUnit XML against its schema.
 deps:
 	@missing=""; \
 	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
@@ -28,6 +29,7 @@ deps:
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
 	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
+	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing$$missing…"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \

@@ -1,6 +1,7 @@
 // `run` and `check` after their arguments are parsed: the spec is loaded, the records run, the
 // summary shown and the outcome turned into the exit status.
 
+import Foundation
 import MaskClean
 
 #if canImport(Glibc)
@@ -16,7 +17,14 @@ enum Frontend {
         var options: RunOptions
         var quiet: Bool
         var progress: Bool
+        /// Print GitHub Actions workflow commands (`--annotations`, or GITHUB_ACTIONS=true).
+        var annotations = false
+        /// The file GITHUB_STEP_SUMMARY names: the Markdown summary is appended to it.
+        var stepSummary: String?
     }
+
+    /// GitHub shows at most 1 MiB of a step's summary.
+    static let stepSummaryLimit = 1 << 20
 
     /// Runs and returns the exit status (docs/exit-status.md).
     static func run(_ settings: Settings) -> ExitStatus {
@@ -30,6 +38,8 @@ enum Frontend {
             if !settings.quiet {
                 Diagnostics.print(report.summary, terminator: "")
             }
+            if settings.annotations { annotate(report, options: options) }
+            if let path = settings.stepSummary { appendSummary(report, to: path) }
             return report.passed ? .success : .thresholdNotMet
         } catch {
             bar?.finish()
@@ -37,5 +47,50 @@ enum Frontend {
             Diagnostics.error(error)
             return error.status
         }
+    }
+
+    /// Annotations go to standard output when it carries nothing else (`check`, `run -o FILE`),
+    /// where a runner reads them; otherwise to standard error, so that the records stay intact.
+    private static func annotate(_ report: Report, options: RunOptions) {
+        let commands = report.workflowCommands
+        guard !commands.isEmpty else { return }
+        let outputs = [options.output, options.report, options.junit, options.markdown, options.quarantine]
+        if outputs.contains("-") {
+            Diagnostics.print(commands, terminator: "")
+            return
+        }
+        var standardOutput = StandardOutput()
+        do {
+            try standardOutput.write(commands)
+            try standardOutput.flush()
+        } catch {
+            if !error.isBrokenPipe { Diagnostics.error(error) }
+        }
+    }
+
+    /// Appends the Markdown summary to GitHub's step summary file, kept within the 1 MiB a step
+    /// may show with what is there already. A file that cannot be written is a warning: the
+    /// run's verdict stands.
+    private static func appendSummary(_ report: Report, to path: String) {
+        let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let room = stepSummaryLimit - existing - 1
+        guard room > 0 else { return }
+        let text = report.markdown(limit: room)
+        guard let handle = FileHandle(forWritingAtPath: path) ?? createdFile(path) else {
+            Diagnostics.print(visible("warning: cannot append the summary to \(path) (GITHUB_STEP_SUMMARY)"))
+            return
+        }
+        defer { try? handle.close() }
+        do {
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Array(text.utf8))
+        } catch {
+            Diagnostics.print(visible("warning: cannot append the summary to \(path): \(error)"))
+        }
+    }
+
+    private static func createdFile(_ path: String) -> FileHandle? {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { return nil }
+        return FileHandle(forWritingAtPath: path)
     }
 }

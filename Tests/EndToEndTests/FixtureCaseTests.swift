@@ -8,19 +8,21 @@ import Testing
 /// `case.json` holds `args` (with `OUT/` standing for a fresh scratch folder), the expected exit
 /// `status`, text the `stderr` must contain, and `outputs`: for each file the run writes in
 /// `OUT/` (or `-` for stdout), the fixture file it must equal byte for byte. `stdin` names a
-/// file to feed. After a failing run, `OUT/` must be empty: no output, no temporary file.
+/// file to feed, and `env` variables to set (`GITHUB_ACTIONS`; `GITHUB_STEP_SUMMARY` with `OUT/`).
+/// After a failing run, `OUT/` must be empty: no output, no temporary file.
 struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
     var name = ""
     var args: [String]
     var status: Int32
     var stderr: String?
     var stdin: String?
+    var env: [String: String]?
     var outputs: [String: String]?
     /// Why `case.json` could not be read: the case then fails with it.
     var loadError: String?
 
     enum CodingKeys: String, CodingKey {
-        case args, status, stderr, stdin, outputs
+        case args, status, stderr, stdin, env, outputs
     }
 
     var testDescription: String { name }
@@ -73,7 +75,11 @@ struct FixtureCaseTests {
         let stdin = try testCase.stdin.map {
             try Data(contentsOf: testCase.directory.appendingPathComponent($0))
         }
-        let outcome = try Maskclean.run(arguments, in: testCase.directory, stdin: stdin)
+        let environment = (testCase.env ?? [:]).mapValues {
+            $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/")
+        }
+        let outcome = try Maskclean.run(
+            arguments, in: testCase.directory, stdin: stdin, environment: environment)
         #expect(outcome.status == testCase.status, "stderr: \(outcome.stderr)")
         if let expected = testCase.stderr {
             #expect(outcome.stderr.contains(expected), "stderr: \(outcome.stderr)")

@@ -138,7 +138,7 @@ struct ReportTests {
                 return "x"
             }
         }
-        #expect(asked == ColumnStats.samplesKept)
+        #expect(asked == ColumnStats(formats: 1).samplesKept)
     }
 
     @Test("samples keep the first five rows in order across merged chunks")
@@ -234,6 +234,7 @@ struct ReportTests {
               "rows": 1000,
               "passed": false,
               "minRows": 1,
+              "samplesRedacted": false,
               "rejected": {
                 "count": 0,
                 "max": 0,
@@ -251,6 +252,8 @@ struct ReportTests {
                   "completeRatio": 0.9489,
                   "minComplete": 0.98,
                   "passed": false,
+                  "warnComplete": null,
+                  "warned": false,
                   "droppedCharacters": 57,
                   "formats": {
                     "+1 ([000]) [000]-[0000]": 900,
@@ -276,6 +279,8 @@ struct ReportTests {
                   "completeRatio": 1.0000,
                   "minComplete": null,
                   "passed": true,
+                  "warnComplete": null,
+                  "warned": false,
                   "droppedCharacters": 0,
                   "formats": {},
                   "samples": {
@@ -306,6 +311,7 @@ struct ReportTests {
               "rows": 3,
               "passed": true,
               "minRows": 1,
+              "samplesRedacted": false,
               "rejected": {
                 "count": 2,
                 "max": 2,
@@ -326,6 +332,8 @@ struct ReportTests {
                   "completeRatio": 0.3333,
                   "minComplete": 0.3,
                   "passed": true,
+                  "warnComplete": null,
+                  "warned": false,
                   "droppedCharacters": 0,
                   "formats": {
                     "[0]": 1

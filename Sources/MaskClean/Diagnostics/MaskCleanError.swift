@@ -112,7 +112,7 @@ private func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     }
 }
 
-private func hexDigits(_ value: UInt32, count: Int) -> String {
+func hexDigits(_ value: UInt32, count: Int) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: max(0, count - digits.count)) + digits
 }

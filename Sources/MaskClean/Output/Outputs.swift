@@ -6,6 +6,9 @@ final class Outputs {
     private var records: OutputFile?
     private var quarantine: OutputFile?
     private var report: OutputFile?
+    /// The report in the formats CI systems read (`--junit`, `--markdown`), never compressed.
+    private var junit: OutputFile?
+    private var markdown: OutputFile?
     /// How each output is compressed, if it is (docs/record-formats.md): the records as
     /// `--compress` or `-o`'s extension says, the quarantine and the report by their extensions.
     /// These compress what the writer writes itself (a header, a quarantined record); the
@@ -23,6 +26,7 @@ final class Outputs {
     static func checkPaths(_ options: RunOptions, spec: String) throws(MaskCleanError) {
         let named = [
             ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
+            ("--junit", options.junit), ("--markdown", options.markdown),
         ]
         .compactMap { flag, path in path.map { (flag, $0) } }
         var places: [(flag: String, path: String, place: FilePlace)] = []
@@ -53,6 +57,8 @@ final class Outputs {
         do throws(MaskCleanError) {
             if let path = options.output { records = try OutputFile(path: path) }
             if let path = options.report { report = try OutputFile(path: path) }
+            if let path = options.junit { junit = try OutputFile(path: path) }
+            if let path = options.markdown { markdown = try OutputFile(path: path) }
             if options.policy == .quarantine, let path = options.quarantine {
                 quarantine = try OutputFile(path: path)
             }
@@ -108,9 +114,19 @@ final class Outputs {
         try Self.write(bytes, to: quarantine, compressor: quarantineCompressor)
     }
 
-    /// Writes the report, makes every output complete on disk, then renames them all into
-    /// place, with no signal between the renames.
-    func commit(report text: String) throws(MaskCleanError) {
+    /// Writes the report in every format asked for (each rendered only when its file is), then
+    /// commits every output.
+    func commit(_ finished: Report) throws(MaskCleanError) {
+        try commit(
+            report: report == nil ? "" : finished.json, junit: junit == nil ? nil : finished.junit,
+            markdown: markdown == nil ? nil : finished.markdown)
+    }
+
+    /// Writes the report's texts, makes every output complete on disk, then renames them all
+    /// into place, with no signal between the renames.
+    func commit(report text: String, junit junitText: String? = nil, markdown markdownText: String? = nil)
+        throws(MaskCleanError)
+    {
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         if !wroteRecords, let recordsCompressor { try records?.write(recordsCompressor.compressed(empty)) }
         if !wroteQuarantine, let quarantineCompressor {
@@ -120,21 +136,18 @@ final class Outputs {
         try report?.write(
             reportCompressor.map { compressor in reportBytes.withUnsafeBytes { compressor.compressed($0) } }
                 ?? reportBytes)
-        try records?.flush()
-        try quarantine?.flush()
-        try report?.flush()
+        if let junitText { try junit?.write(Array(junitText.utf8)) }
+        if let markdownText { try markdown?.write(Array(markdownText.utf8)) }
+        let files = [records, quarantine, report, junit, markdown].compactMap { $0 }
+        for file in files { try file.flush() }
         try TemporaryFiles.shared.committing { () throws(MaskCleanError) in
-            try records?.commit()
-            try quarantine?.commit()
-            try report?.commit()
+            for file in files { try file.commit() }
         }
     }
 
     /// Abandons every output: the targets are left as they were.
     func discard() {
-        records?.discard()
-        quarantine?.discard()
-        report?.discard()
+        for file in [records, quarantine, report, junit, markdown] { file?.discard() }
     }
 }
 

@@ -53,7 +53,8 @@ final class CellMasker {
         self.maskReferences = masks.map { Unmanaged.passUnretained($0) }
         self.addedCells = columns.map(AddedCells.init)
         self.columnStats = .allocate(capacity: columns.count)
-        _ = columnStats.initialize(from: columns.map { ColumnStats(formats: $0.formats.count) })
+        _ = columnStats.initialize(
+            from: columns.map { ColumnStats(formats: $0.formats.count, samples: $0.samples) })
         self.replaces = columns.contains { $0.replace != nil }
         self.trims = columns.map(\.trim)
         self.premasked = Array(repeating: nil, count: columns.count)
@@ -66,7 +67,7 @@ final class CellMasker {
 
     func resetStats() {
         for (index, column) in columns.enumerated() {
-            columnStats[index] = ColumnStats(formats: column.formats.count)
+            columnStats[index] = ColumnStats(formats: column.formats.count, samples: column.samples)
         }
     }
 

@@ -6,6 +6,11 @@ public struct RunOptions: Sendable {
     /// Where records go: a path, `-` for stdout, or nil to write none (`check`).
     public var output: String?
     public var report: String?
+    /// The report as JUnit XML (`--junit`) and as a Markdown summary (`--markdown`).
+    public var junit: String?
+    public var markdown: String?
+    /// Samples show their values' shape only (`--redact-samples`).
+    public var redactSamples = false
     public var inputFormat: RecordFormat?
     public var outputFormat: RecordFormat?
     /// The CSV field delimiter; by default `,` (tab for TSV).
@@ -78,13 +83,15 @@ public enum Runner {
             let run = RunSetup(
                 spec: spec, options: options, input: input, outputs: outputs,
                 framing: RecordFraming(format: outputFormat, delimiter: outputDelimiter))
-            let report: Report
+            var report: Report
             switch inputFormat {
             case .csv, .tsv: report = try run.mask(CSVSource(input: input, settings))
             case .ndjson: report = try run.mask(NDJSONSource(input: input, settings))
             case .json: report = try run.mask(JSONArraySource(input: input, settings))
             }
-            try outputs.commit(report: report.json)
+            report.input = options.input
+            if options.redactSamples { report.redactSamples() }
+            try outputs.commit(report)
             return report
         } catch {
             outputs.discard()

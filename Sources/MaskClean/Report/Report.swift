@@ -21,6 +21,29 @@ public struct Sample: Sendable, Equatable {
     }
 }
 
+extension Sample {
+    /// The sample with its value's shape but not its content: every letter `x` (`X` when it is
+    /// upper case), every decimal digit `9`, every other character as it was.
+    public var redacted: Sample {
+        Sample(row: row, value: Self.redact(value))
+    }
+
+    public static func redact(_ value: String) -> String {
+        var shape = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            let properties = scalar.properties
+            if properties.numericType == .decimal {
+                shape.append("9")
+            } else if properties.isAlphabetic {
+                shape.append(properties.isUppercase ? "X" : "x")
+            } else {
+                shape.append(scalar)
+            }
+        }
+        return String(shape)
+    }
+}
+
 /// A record that could not be read, under `--on-error skip` or `--quarantine`.
 public struct Rejection: Sendable, Equatable {
     public var line: Int
@@ -29,7 +52,8 @@ public struct Rejection: Sendable, Equatable {
 
 /// One masked column's counts, for a chunk of records or for the whole run.
 public struct ColumnStats: Sendable, Equatable {
-    public static let samplesKept = 5
+    /// How many cells of each status are kept as samples (the spec's `samples`).
+    public var samplesKept: Int
 
     public var complete = 0
     public var lossy = 0
@@ -41,8 +65,9 @@ public struct ColumnStats: Sendable, Equatable {
     public var lossySamples: [Sample] = []
     public var incompleteSamples: [Sample] = []
 
-    public init(formats: Int) {
+    public init(formats: Int, samples: Int = 5) {
         formatCounts = Array(repeating: 0, count: formats)
+        samplesKept = samples
     }
 
     public var cells: Int { complete + lossy + incomplete + empty }
@@ -54,10 +79,10 @@ public struct ColumnStats: Sendable, Equatable {
             complete += 1
         case .lossy:
             lossy += 1
-            if lossySamples.count < Self.samplesKept { lossySamples.append(Sample(row: row, value: value())) }
+            if lossySamples.count < samplesKept { lossySamples.append(Sample(row: row, value: value())) }
         case .incomplete:
             incomplete += 1
-            if incompleteSamples.count < Self.samplesKept {
+            if incompleteSamples.count < samplesKept {
                 incompleteSamples.append(Sample(row: row, value: value()))
             }
         case .empty:
@@ -76,10 +101,10 @@ public struct ColumnStats: Sendable, Equatable {
         empty += later.empty
         droppedCharacters += later.droppedCharacters
         for index in formatCounts.indices { formatCounts[index] += later.formatCounts[index] }
-        for sample in later.lossySamples where lossySamples.count < Self.samplesKept {
+        for sample in later.lossySamples where lossySamples.count < samplesKept {
             lossySamples.append(Sample(row: sample.row + rowOffset, value: sample.value))
         }
-        for sample in later.incompleteSamples where incompleteSamples.count < Self.samplesKept {
+        for sample in later.incompleteSamples where incompleteSamples.count < samplesKept {
             incompleteSamples.append(Sample(row: sample.row + rowOffset, value: sample.value))
         }
     }
@@ -107,8 +132,17 @@ public struct Report: Sendable {
             guard let minimum = spec.minComplete else { return true }
             return completeRatio.meets(minimum)
         }
+
+        /// Passed, but below `warnComplete`: the reports say WARN, the exit status stays 0.
+        public var warned: Bool {
+            guard passed, let warning = spec.warnComplete else { return false }
+            return !completeRatio.meets(warning)
+        }
     }
 
+    /// The input as the user named it (`-` for standard input): JUnit's `classname`, the
+    /// annotations' `file`.
+    public var input = "-"
     /// Records read, rejected ones included.
     public var rows = 0
     public var columns: [Column]
@@ -125,7 +159,9 @@ public struct Report: Sendable {
     public static let blankLinesKept = 10
 
     public init(spec: Spec) {
-        columns = spec.columns.map { Column(spec: $0, stats: ColumnStats(formats: $0.formats.count)) }
+        columns = spec.columns.map {
+            Column(spec: $0, stats: ColumnStats(formats: $0.formats.count, samples: $0.samples))
+        }
         maxRejected = spec.maxRejected
         minRows = spec.minRows
     }
@@ -133,10 +169,23 @@ public struct Report: Sendable {
     public var rejectedPassed: Bool { rejectedCount <= maxRejected }
     public var rowsPassed: Bool { rows >= minRows }
     public var failedColumns: Int { columns.count { !$0.passed } }
+    public var warnedColumns: Int { columns.count(where: \.warned) }
 
     public var passed: Bool { failedColumns == 0 && rejectedPassed && rowsPassed }
 
     public static let rejectionSamplesKept = 10
+
+    /// Whether the samples' values were redacted (`--redact-samples`).
+    public var samplesRedacted = false
+
+    /// Replaces every sample value by its shape (`Sample.redacted`), for every format at once.
+    public mutating func redactSamples() {
+        samplesRedacted = true
+        for index in columns.indices {
+            columns[index].stats.lossySamples = columns[index].stats.lossySamples.map(\.redacted)
+            columns[index].stats.incompleteSamples = columns[index].stats.incompleteSamples.map(\.redacted)
+        }
+    }
 
     mutating func reject(line: Int, reason: String) {
         rejectedCount += 1

@@ -11,6 +11,8 @@ extension Report {
         out.raw(passed ? "true" : "false")
         out.key("minRows")
         out.raw(String(minRows))
+        out.key("samplesRedacted")
+        out.raw(samplesRedacted ? "true" : "false")
         out.key("rejected")
         out.beginObject()
         out.key("count")
@@ -54,6 +56,10 @@ extension Report {
             out.raw(column.spec.minComplete.map { formatNumber($0) } ?? "null")
             out.key("passed")
             out.raw(column.passed ? "true" : "false")
+            out.key("warnComplete")
+            out.raw(column.spec.warnComplete.map { formatNumber($0) } ?? "null")
+            out.key("warned")
+            out.raw(column.warned ? "true" : "false")
             out.key("droppedCharacters")
             out.raw(String(stats.droppedCharacters))
             out.key("formats")
@@ -103,7 +109,7 @@ extension Report {
                 String(stats.incomplete),
                 String(stats.empty),
                 minimum.map(percentage) ?? "-",
-                column.passed ? "pass" : "FAIL",
+                column.verdict,
             ])
         }
         let widths = header.indices.map { index in rowsOfText.map { $0[index].count }.max() ?? 0 }
@@ -139,6 +145,10 @@ extension Report {
             }
             if !rejectedPassed { reasons.append("more records rejected than maxRejected") }
             verdict += reasons.isEmpty ? ": passed" : ": FAILED (" + reasons.joined(separator: ", ") + ")"
+            if warnedColumns > 0 {
+                verdict +=
+                    "; WARN (\(warnedColumns) column\(warnedColumns == 1 ? "" : "s") below warnComplete)"
+            }
             lines.append(verdict)
         }
         return lines.joined(separator: "\n") + "\n"
@@ -146,7 +156,7 @@ extension Report {
 
     /// A threshold as a percentage, exactly as written in the spec: 0.95 is `95.00%`, 0.98765 is
     /// `98.765%`.
-    private func percentage(_ ratio: Double) -> String {
+    func percentage(_ ratio: Double) -> String {
         var text = "\(Ratio.decimal(ratio) * 100)"
         let decimals = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? -1
         if decimals < 0 { text += "." }
@@ -158,6 +168,11 @@ extension Report {
         let text = String(value)
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
+}
+
+extension Report.Column {
+    /// `pass`, `WARN` (below `warnComplete`) or `FAIL` (below `minComplete`).
+    public var verdict: String { !passed ? "FAIL" : warned ? "WARN" : "pass" }
 }
 
 /// Writes indented JSON text by hand, so that keys keep the order the report gives them.

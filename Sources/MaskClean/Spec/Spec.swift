@@ -10,6 +10,10 @@ public struct Spec: Sendable {
     public var maxRejected = 0
     /// The fewest records an export may hold: an empty export is a failed export job.
     public var minRows = 1
+    /// How many cells the report keeps as samples, per status and column.
+    public var samples = 5
+    /// More samples than this would make the report a copy of the data.
+    public static let maximumSamples = 1000
 
     /// Every column the run adds, in output order (docs/spec.md): for each spec column, formatted,
     /// extracted, status, then template.
@@ -34,6 +38,10 @@ public struct ColumnSpec: Sendable {
     public var required: Bool
     /// The lowest acceptable complete ratio, 0…1.
     public var minComplete: Double?
+    /// Below this complete ratio (at least `minComplete`) the reports say WARN; it never fails a run.
+    public var warnComplete: Double?
+    /// The spec's `samples`: how many cells of each status the report keeps for this column.
+    public var samples = 5
     /// Strip leading and trailing white space (Unicode White_Space) before masking.
     public var trim = false
     /// Write this value into the input column itself.

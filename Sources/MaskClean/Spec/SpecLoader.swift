@@ -5,12 +5,12 @@ import MaskEngine
 /// written, as `spec.json: columns[0] "phone": format: unexpected '[' inside [] at offset 9`.
 public enum SpecLoader {
     /// The keys a spec may have at the top, in a column and in a notation (docs/spec.md); any other key is an error.
-    public static let topKeys: [String] = ["notations", "columns", "maxRejected", "minRows"]
+    public static let topKeys: [String] = ["notations", "columns", "maxRejected", "minRows", "samples"]
     public static let columnKeys: [String] = [
         "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",
         "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
         "templateColumn", "placeholderCharacter", "template", "symbols", "trim", "replace",
-        "replaceIncomplete",
+        "replaceIncomplete", "warnComplete",
     ]
     public static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
 
@@ -71,6 +71,14 @@ struct SpecReader {
         var spec = Spec(file: file, notations: notations, columns: columns)
         spec.maxRejected = try count(members["maxRejected"], place: "maxRejected") ?? spec.maxRejected
         spec.minRows = try count(members["minRows"], place: "minRows") ?? spec.minRows
+        if let samples = try count(members["samples"], place: "samples") {
+            guard samples <= Spec.maximumSamples else {
+                throw fail(
+                    "samples", "expected a whole number from 0 to \(Spec.maximumSamples), got \(samples)")
+            }
+            spec.samples = samples
+            for index in spec.columns.indices { spec.columns[index].samples = samples }
+        }
         return spec
     }
 
@@ -97,6 +105,13 @@ struct SpecReader {
         let rightToLeft = try bool(members["rightToLeft"], place: key("rightToLeft")) ?? false
         let required = try bool(members["required"], place: key("required")) ?? false
         let minComplete = try ratio(members["minComplete"], key: "minComplete", of: place)
+        let warnComplete = try ratio(members["warnComplete"], key: "warnComplete", of: place)
+        if let warnComplete, let minComplete, warnComplete < minComplete {
+            throw fail(
+                place,
+                "warnComplete is a fraction from minComplete (\(Ratio.decimal(minComplete))) to 1, got \(Ratio.decimal(warnComplete))"
+            )
+        }
         let columnNotations = try notationList(members["notations"], place: key("notations"))
         let trim = try bool(members["trim"], place: key("trim")) ?? false
         let replace = try enumValue(members["replace"], Replacement.self, place: key("replace"))
@@ -153,6 +168,7 @@ struct SpecReader {
             templateColumn: try outputName(members, "templateColumn", default: nil, place: place),
             placeholderCharacter: placeholder, mask: mask)
         column.trim = trim
+        column.warnComplete = warnComplete
         column.replace = replace
         column.replaceIncomplete = replaceIncomplete
         return column

@@ -16,6 +16,22 @@ struct RecordOptions: ParsableArguments {
     @Option(help: "Write the completeness report (JSON) to this file.")
     var report: String?
 
+    @Option(
+        help: "Write the report as JUnit XML to this file (GitLab, Jenkins, Azure DevOps show it as tests).")
+    var junit: String?
+
+    @Option(help: "Write the report as a Markdown summary to this file (a CI page, a pull-request comment).")
+    var markdown: String?
+
+    @Flag(help: "Show sample values by their shape only in every report: letters as x or X, digits as 9.")
+    var redactSamples = false
+
+    @Option(
+        help: ArgumentHelp(
+            "GitHub Actions annotations for failing and warning columns (default: github when GITHUB_ACTIONS=true).",
+            valueName: "github|none"))
+    var annotations: AnnotationsChoice?
+
     @Option(help: "The input's format, when its extension does not say it.")
     var inputFormat: FormatChoice?
 
@@ -93,7 +109,14 @@ struct RecordOptions: ParsableArguments {
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
         options.escapeFormulas = escapeFormulas
-        return Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
+        options.junit = junit
+        options.markdown = markdown
+        options.redactSamples = redactSamples
+        let environment = ProcessInfo.processInfo.environment
+        var settings = Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
+        settings.annotations = annotations.map { $0 == .github } ?? (environment["GITHUB_ACTIONS"] == "true")
+        settings.stepSummary = environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+        return settings
     }
 }
 
@@ -101,6 +124,10 @@ enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
     case csv, tsv, json, ndjson
 
     var format: RecordFormat { RecordFormat(rawValue: rawValue)! }
+}
+
+enum AnnotationsChoice: String, ExpressibleByArgument, CaseIterable {
+    case github, none
 }
 
 enum ErrorChoice: String, ExpressibleByArgument, CaseIterable {

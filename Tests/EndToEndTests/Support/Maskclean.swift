@@ -33,12 +33,21 @@ struct Maskclean {
         fixtures.appendingPathComponent(path).path
     }
 
-    /// Runs `maskclean arguments…` in `directory`, feeding `stdin`.
+    /// Runs `maskclean arguments…` in `directory`, feeding `stdin`, with `environment` added to
+    /// the tests' own. GitHub's variables are left out unless given, so that the tests behave
+    /// the same when CI runs them on GitHub Actions.
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Outcome {
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, stdin: Data? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["GITHUB_ACTIONS"] = nil
+        inherited["GITHUB_STEP_SUMMARY"] = nil
+        process.environment = inherited.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         let output = Pipe()
         let errors = Pipe()

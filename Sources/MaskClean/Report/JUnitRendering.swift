@@ -1,0 +1,117 @@
+extension Report {
+    /// The report as JUnit XML in the subset GitLab, Jenkins and Azure DevOps read
+    /// (docs/report.md): one `testsuite` for the input, one `testcase` per spec column, one for
+    /// the rejected records against `maxRejected`, and one for `minRows` when it is not met.
+    public var junit: String {
+        var cases: [String] = []
+        var names: Set<String> = []
+        var failures = 0
+        /// A name no earlier test case has: GitLab keeps only the first of two equal names.
+        func unique(_ name: String, place: String) -> String {
+            var candidate = name
+            var number = 2
+            if names.contains(candidate) { candidate = "\(name) (\(place))" }
+            while names.contains(candidate) {
+                candidate = "\(name) (\(place)) \(number)"
+                number += 1
+            }
+            names.insert(candidate)
+            return candidate
+        }
+        func testCase(_ name: String, failure: (message: String, text: String)?, output: String) -> String {
+            var text =
+                "    <testcase classname=\"\(XMLText.attribute(input))\" name=\"\(XMLText.attribute(name))\""
+            if failure == nil && output.isEmpty { return text + "/>" }
+            text += ">\n"
+            if let failure {
+                failures += 1
+                text += "      <failure message=\"\(XMLText.attribute(failure.message))\" type=\"maskclean\">"
+                text += XMLText.content(failure.text) + "</failure>\n"
+            }
+            if !output.isEmpty { text += "      <system-out>\(XMLText.content(output))</system-out>\n" }
+            return text + "    </testcase>"
+        }
+        for column in columns {
+            let name = unique(column.spec.name, place: column.spec.place)
+            var lines = [counts(of: column)]
+            let finding = finding(for: column)
+            if let finding, finding.level == .warning { lines.insert("WARN: \(finding.message)", at: 0) }
+            lines += sampleLines(column)
+            let body = lines.joined(separator: "\n")
+            if let finding, finding.level == .error {
+                cases.append(testCase(name, failure: (finding.message, body), output: ""))
+            } else {
+                cases.append(testCase(name, failure: nil, output: body))
+            }
+        }
+        for finding in runFindings {
+            let name = unique(finding.subject, place: "maskclean")
+            let body = ([finding.message] + rejected.map { "line \($0.line): \($0.reason)" }).joined(
+                separator: "\n")
+            if finding.level == .error {
+                cases.append(testCase(name, failure: (finding.message, body), output: ""))
+            } else {
+                cases.append(testCase(name, failure: nil, output: body))
+            }
+        }
+        if !runFindings.contains(where: { $0.subject == Self.rejectedSubject }) {
+            let name = unique(Self.rejectedSubject, place: "maskclean")
+            cases.append(
+                testCase(name, failure: nil, output: "0 records rejected <= maxRejected \(maxRejected)"))
+        }
+        let suite =
+            "name=\"\(XMLText.attribute(input))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\""
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="maskclean" tests="\(cases.count)" failures="\(failures)" errors="0">
+              <testsuite \(suite) skipped="0">
+            \(cases.joined(separator: "\n"))
+              </testsuite>
+            </testsuites>
+
+            """
+    }
+
+    /// A column's samples, one a line: `lossy row 17: 555123456789`.
+    func sampleLines(_ column: Column) -> [String] {
+        [("lossy", column.stats.lossySamples), ("incomplete", column.stats.incompleteSamples)].flatMap {
+            status, samples in samples.map { "\(status) row \($0.row): \($0.value)" }
+        }
+    }
+}
+
+/// Text in XML 1.0, escaped exactly: the five markup characters as entities, and every character
+/// XML 1.0 does not allow (control characters but tab, line feed and carriage return; U+FFFE and
+/// U+FFFF) written as a visible escape, `\u0001`, since no XML parser would read them back.
+enum XMLText {
+    /// Text between tags. A carriage return is a character reference, so that a parser does not
+    /// turn it into a line feed.
+    static func content(_ text: String) -> String {
+        escaped(text, inAttribute: false)
+    }
+
+    /// An attribute value in double quotes: white space other than a space is a character
+    /// reference too, so that a parser does not turn it into a space.
+    static func attribute(_ text: String) -> String {
+        escaped(text, inAttribute: true)
+    }
+
+    private static func escaped(_ text: String, inAttribute: Bool) -> String {
+        text.replacingScalars { scalar in
+            switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&apos;"
+            case "\r": "&#13;"
+            case "\t" where inAttribute: "&#9;"
+            case "\n" where inAttribute: "&#10;"
+            case "\t", "\n": nil
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                "\\u" + hexDigits(scalar.value, count: 4).uppercased()
+            default: nil
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+extension Report {
+    /// The Markdown summary (`--markdown`, GitHub's step summary): the terminal summary's table
+    /// with WARN and FAILED marked, the run's findings, then each column's samples. Every value
+    /// from the data is escaped (`MarkdownText`).
+    public var markdown: String { markdown(limit: Int.max) }
+
+    /// The summary in at most `limit` bytes of UTF-8: samples are left out, last column first,
+    /// until it fits (GitHub takes at most 1 MiB of step summary).
+    public func markdown(limit: Int) -> String {
+        let head = markdownHead
+        var sections = columns.compactMap(markdownSamples)
+        let note = "\n_Samples left out: the summary would be too long._\n"
+        var text = head + sections.joined()
+        while text.utf8.count > limit && !sections.isEmpty {
+            sections.removeLast()
+            text = head + sections.joined() + note
+        }
+        guard text.utf8.count > limit else { return text }
+        // The table alone is too long: cut it between characters, leaving room for `…\n`.
+        var cut = ""
+        var bytes = 0
+        for character in text {
+            bytes += character.utf8.count
+            if bytes > limit - 4 { break }
+            cut.append(character)
+        }
+        return cut + "…\n"
+    }
+
+    private var markdownHead: String {
+        let verdict = passed ? (warnedColumns > 0 ? "WARN" : "passed") : "FAILED"
+        var lines = [
+            "## maskclean: \(MarkdownText.escaped(input)): \(verdict)", "",
+            "| column | complete | lossy | incomplete | empty | threshold | result |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        ]
+        for column in columns {
+            let stats = column.stats
+            let minimum = column.spec.minComplete
+            let result = column.passed ? (column.warned ? "**WARN**" : "pass") : "**FAILED**"
+            let cells = [
+                MarkdownText.escaped(column.spec.name),
+                column.completeRatio.text(decimals: 2, scale: 2, against: minimum) + "%",
+                String(stats.lossy), String(stats.incomplete), String(stats.empty),
+                minimum.map(percentage) ?? "-", result,
+            ]
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        for finding in findings {
+            let mark = finding.level == .error ? "**FAILED**" : "**WARN**"
+            lines.append("- \(mark) \(MarkdownText.escaped(finding.subject)): \(finding.message)")
+        }
+        if !findings.isEmpty { lines.append("") }
+        lines.append(summary.split(separator: "\n").last.map(String.init) ?? "")
+        if samplesRedacted {
+            lines += ["", "Sample values are redacted: letters show as x or X, digits as 9."]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A column's samples as a table, or nil when it has none.
+    private func markdownSamples(_ column: Column) -> String? {
+        let samples = [("lossy", column.stats.lossySamples), ("incomplete", column.stats.incompleteSamples)]
+        guard samples.contains(where: { !$0.1.isEmpty }) else { return nil }
+        var lines = [
+            "", "### Samples of \(MarkdownText.escaped(column.spec.name))", "", "| status | row | value |",
+            "| --- | ---: | --- |",
+        ]
+        for (status, kept) in samples {
+            for sample in kept {
+                lines.append("| \(status) | \(sample.row) | \(MarkdownText.escaped(sample.value)) |")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Text from the data inside Markdown (a table cell included), shown as it is: control
+/// characters and line breaks as visible escapes (`\n`), and every character that could start
+/// inline markup (emphasis, code, links, HTML, a table's `|`, an entity's `&`, GitHub's `$` math)
+/// escaped with a backslash. Inside a table cell nothing starts a block, so `#`, `-` or `1.` need
+/// no escape.
+enum MarkdownText {
+    static let markup: Set<Character> = ["\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "$"]
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in visible(text) {
+            if markup.contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+}

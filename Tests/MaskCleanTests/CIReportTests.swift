@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+@testable import MaskClean
+
+/// The reports CI systems read (JUnit, workflow commands, Markdown), warnComplete, the spec's
+/// samples and redaction, with hostile values.
+@Suite("CI reports")
+struct CIReportTests {
+    // MARK: Escaping
+
+    @Test("XML text escapes markup exactly and writes characters XML 1.0 forbids as visible escapes")
+    func xmlEscaping() {
+        #expect(
+            XMLText.content(#"<a href="x">&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;")
+        #expect(XMLText.content("]]> <!-- -->") == "]]&gt; &lt;!-- --&gt;")
+        #expect(XMLText.content("a\u{1}b\u{1B}c\u{0}") == #"a\u0001b\u001Bc\u0000"#)
+        #expect(XMLText.content("\u{FFFE}\u{FFFF}") == #"\uFFFE\uFFFF"#)
+        // A tab and a line feed are kept in text; a CR becomes a reference, or a parser makes it LF.
+        #expect(XMLText.content("a\tb\nc\rd") == "a\tb\nc&#13;d")
+        // In an attribute every white space but the space is a reference, or a parser makes it a space.
+        #expect(XMLText.attribute("a\tb\nc\rd e") == "a&#9;b&#10;c&#13;d e")
+        // Everything else, emoji and right-to-left marks included, is kept as it is.
+        #expect(XMLText.content("Ðorđe 😀 \u{202E}x") == "Ðorđe 😀 \u{202E}x")
+    }
+
+    @Test("workflow commands escape as @actions/core does: % CR LF in data, also : and , in properties")
+    func workflowCommandEscaping() {
+        #expect(WorkflowCommand.escapedData("100% a:b,c\r\nd") == "100%25 a:b,c%0D%0Ad")
+        #expect(WorkflowCommand.escapedProperty("100% a:b,c\r\nd") == "100%25 a%3Ab%2Cc%0D%0Ad")
+        // `%` first: an escape already in the text is not taken for one.
+        #expect(WorkflowCommand.escapedData("%0A") == "%250A")
+        #expect(
+            WorkflowCommand.line(
+                "error", properties: [("file", "a,b.csv"), ("title", "x::y")], message: "m::n")
+                == "::error file=a%2Cb.csv,title=x%3A%3Ay::m::n")
+        #expect(WorkflowCommand.line("warning", properties: [], message: "m") == "::warning::m")
+    }
+
+    @Test("Markdown text escapes inline markup, pipes and HTML, and shows line breaks as escapes")
+    func markdownEscaping() {
+        #expect(MarkdownText.escaped("<script>alert(1)</script>") == #"\<script\>alert(1)\</script\>"#)
+        #expect(
+            MarkdownText.escaped("a|b `c` *d* _e_ [f](g) ~h~ $i$ &amp;")
+                == #"a\|b \`c\` \*d\* \_e\_ \[f\](g) \~h\~ \$i\$ \&amp;"#)
+        #expect(MarkdownText.escaped("line1\nline2\r\u{1B}[2J") == #"line1\\nline2\\r\\x1b\[2J"#)
+        #expect(MarkdownText.escaped(#"back\slash"#) == #"back\\slash"#)
+        #expect(!MarkdownText.escaped("a\nb").contains("\n"))
+    }
+
+    // MARK: Spec keys
+
+    func column(_ extra: String) -> String {
+        #"{"columns":[{"name":"phone","format":"[000]",\#(extra)}]}"#
+    }
+
+    @Test("warnComplete is a fraction, at least minComplete when both are given")
+    func warnCompleteSpec() throws {
+        #expect(try loadSpec(column(#""warnComplete":0.95"#)).columns[0].warnComplete == 0.95)
+        #expect(try loadSpec(column(#""minComplete":0.9,"warnComplete":0.9"#)).columns[0].warnComplete == 0.9)
+        #expect(
+            specError(column(#""minComplete":0.95,"warnComplete":0.9"#))
+                == #"spec.json: columns[0] "phone": warnComplete is a fraction from minComplete (0.95) to 1, got 0.9"#
+        )
+        #expect(
+            specError(column(#""warnComplete":95"#))
+                == #"spec.json: columns[0] "phone": warnComplete is a fraction from 0 to 1, got 95; did you mean 0.95?"#
+        )
+        #expect(
+            specError(column(#""warnComplete":"0.9""#))
+                == #"spec.json: columns[0] "phone": warnComplete: expected a number from 0 to 1, got the string "0.9""#
+        )
+    }
+
+    @Test("samples is a whole number from 0 to 1000, 5 by default")
+    func samplesSpec() throws {
+        #expect(try loadSpec(column(#""minComplete":0.5"#)).samples == 5)
+        let none = try loadSpec(#"{"samples":0,"columns":[{"name":"a","format":"[0]"}]}"#)
+        #expect(none.samples == 0 && none.columns[0].samples == 0)
+        #expect(try loadSpec(#"{"samples":1000,"columns":[{"name":"a","format":"[0]"}]}"#).samples == 1000)
+        #expect(
+            specError(#"{"samples":1001,"columns":[{"name":"a","format":"[0]"}]}"#)
+                == "spec.json: samples: expected a whole number from 0 to 1000, got 1001")
+        #expect(specError(#"{"samples":2.5,"columns":[{"name":"a","format":"[0]"}]}"#) != nil)
+        #expect(specError(#"{"samples":-1,"columns":[{"name":"a","format":"[0]"}]}"#) != nil)
+    }
+
+    @Test("the spec's samples caps the samples kept, across merged chunks; 0 keeps none")
+    func samplesKept() {
+        for kept in [0, 1, 3] {
+            var first = ColumnStats(formats: 1, samples: kept)
+            var later = ColumnStats(formats: 1, samples: kept)
+            for row in 1...4 {
+                first.count(.lossy, format: 0, dropped: 1, row: row) { "a\(row)" }
+                later.count(.incomplete, format: 0, dropped: 0, row: row) { "b\(row)" }
+                later.count(.lossy, format: 0, dropped: 1, row: row) { "c\(row)" }
+            }
+            first.merge(later, rowOffset: 4)
+            #expect(first.lossySamples.count == kept)
+            #expect(first.incompleteSamples.map(\.row) == Array([5, 6, 7, 8].prefix(kept)))
+            #expect(first.lossy == 8 && first.incomplete == 4)
+        }
+    }
+
+    // MARK: Verdicts and redaction
+
+    /// A report of one column with `complete` of 100 cells complete, the rest lossy.
+    func report(_ columnKeys: String, complete: Int) throws -> Report {
+        var report = Report(spec: try loadSpec(column(columnKeys)))
+        report.input = "exports/customers.csv"
+        report.rows = 100
+        for row in 1...100 {
+            report.columns[0].stats.count(
+                row <= complete ? .complete : .lossy, format: 0, dropped: 1, row: row
+            ) {
+                "55\(row)x"
+            }
+        }
+        return report
+    }
+
+    @Test("below warnComplete: WARN in every format, and the run still passes")
+    func warned() throws {
+        let report = try report(#""minComplete":0.9,"warnComplete":0.95"#, complete: 92)
+        #expect(report.passed)
+        #expect(report.columns[0].warned && report.columns[0].verdict == "WARN")
+        #expect(report.json.contains(#""warnComplete": 0.95,"#) && report.json.contains(#""warned": true,"#))
+        #expect(report.summary.contains("WARN (1 column below warnComplete)"))
+        #expect(
+            report.workflowCommands
+                == "::warning file=exports/customers.csv,title=maskclean phone::complete 92.00%25 < warnComplete 95.00%25 (8 lossy, 0 incomplete)\n"
+        )
+        #expect(report.junit.contains("WARN: complete 92.00% &lt; warnComplete 95.00%"))
+        #expect(!report.junit.contains("<failure"))
+        #expect(report.markdown.contains("**WARN**"))
+        // At or above warnComplete, or below minComplete, it is not a warning.
+        #expect(!(try self.report(#""warnComplete":0.95"#, complete: 95)).columns[0].warned)
+        let failing = try self.report(#""minComplete":0.9,"warnComplete":0.95"#, complete: 80)
+        #expect(!failing.passed && !failing.columns[0].warned && failing.columns[0].verdict == "FAIL")
+        #expect(failing.workflowCommands.hasPrefix("::error "))
+    }
+
+    @Test("redaction keeps a value's shape: letters x or X, digits 9, everything else")
+    func redaction() throws {
+        #expect(Sample.redact("Ab9 (555) é-Ü…") == "Xx9 (999) x-X…")
+        #expect(Sample.redact("٣٤ 漢字 +1") == "99 xx +9")
+        var report = try report(#""minComplete":0.9"#, complete: 50)
+        report.redactSamples()
+        #expect(report.samplesRedacted)
+        #expect(report.columns[0].stats.lossySamples.first?.value == "9999x")
+        #expect(report.json.contains(#""samplesRedacted": true"#))
+        for text in [report.json, report.junit, report.markdown] { #expect(!text.contains("551x")) }
+    }
+
+    @Test("the Markdown summary stays within its limit, leaving out samples first")
+    func markdownLimit() throws {
+        let report = try report(#""minComplete":0.9"#, complete: 50)
+        let whole = report.markdown
+        #expect(whole.contains("### Samples of phone"))
+        let short = report.markdown(limit: whole.utf8.count - 1)
+        #expect(short.utf8.count < whole.utf8.count && !short.contains("### Samples"))
+        #expect(short.contains("Samples left out"))
+        let tiny = report.markdown(limit: 40)
+        #expect(tiny.utf8.count <= 40 && tiny.hasSuffix("…\n"))
+    }
+
+    @Test("JUnit test case names are unique, since GitLab keeps only the first of equal names")
+    func uniqueNames() throws {
+        let spec = try loadSpec(
+            #"{"columns":[{"name":"rejected records","format":"[0]"},{"name":"rejected records","format":"[00]","formattedColumn":"f2","extractedColumn":"e2","statusColumn":"s2"}]}"#
+        )
+        let junit = Report(spec: spec).junit
+        let names = junit.matches(of: #/<testcase classname="-" name="([^"]*)"/#).map { String($0.output.1) }
+        // Two columns, then the rows below minRows (an empty report), then the rejected records.
+        #expect(names.count == 4 && names.contains("rows"))
+        #expect(Set(names).count == names.count, "\(names)")
+    }
+
+    @Test("rejected records and minRows: a JUnit failure and an ::error when they fail the run")
+    func runFindings() throws {
+        var report = Report(spec: try loadSpec(#"{"columns":[{"name":"a","format":"[0]"}]}"#))
+        report.reject(line: 3, reason: "unterminated quoted field")
+        report.rows = 1
+        #expect(report.runFindings.map(\.message) == ["1 record rejected > maxRejected 0"])
+        #expect(
+            report.workflowCommands
+                == "::error title=maskclean rejected records::1 record rejected > maxRejected 0 (line 3: unterminated quoted field)\n"
+        )
+        #expect(
+            report.junit.contains(
+                #"<failure message="1 record rejected &gt; maxRejected 0" type="maskclean">1 record rejected &gt; maxRejected 0"#
+                    + "\nline 3: unterminated quoted field</failure>"))
+        report.maxRejected = 1
+        #expect(report.workflowCommands.hasPrefix("::warning title=maskclean rejected records::"))
+        #expect(!report.junit.contains("<failure"))
+        report.minRows = 2
+        #expect(report.runFindings.last?.message == "1 row < minRows 2")
+        #expect(report.junit.contains(#"name="rows">"#) && report.junit.contains(#"failures="1""#))
+        #expect(report.markdown.contains("- **FAILED** rows: 1 row < minRows 2"))
+    }
+}
