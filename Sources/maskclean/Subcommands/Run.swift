@@ -22,11 +22,12 @@ struct Run: ParsableCommand {
     @Option(help: "The output's format (default: the input's).")
     var outputFormat: FormatChoice?
 
-    @Option(
-        help: ArgumentHelp(
-            "Compress the records: gzip, zstd or none (default: by OUTPUT's extension, .gz or .zst).",
-            valueName: "gzip|zstd|none"))
+    @Option(help: Self.compressHelp)
     var compress: CompressChoice?
+
+    static let compressHelp = ArgumentHelp(
+        "Compress the records: gzip, zstd or none (default: by OUTPUT's extension, .gz or .zst).",
+        valueName: "gzip|zstd|none")
 
     @Option(help: "The compression level: gzip 1 to 9, zstd 1 to 22 (default 1, the fastest).")
     var compressionLevel: Int?
