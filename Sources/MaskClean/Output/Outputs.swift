@@ -6,6 +6,7 @@ final class Outputs {
     private var records: OutputFile?
     private var quarantine: OutputFile?
     private var report: OutputFile?
+    private var html: OutputFile?
     /// How each output is compressed, if it is (docs/record-formats.md): the records as
     /// `--compress` or `-o`'s extension says, the quarantine and the report by their extensions.
     /// These compress what the writer writes itself (a header, a quarantined record); the
@@ -13,6 +14,7 @@ final class Outputs {
     private var recordsCompressor: Compressor?
     private var quarantineCompressor: Compressor?
     private var reportCompressor: Compressor?
+    private var htmlCompressor: Compressor?
     /// Whether anything went to the records or the quarantine: an empty compressed file still
     /// gets one empty member or frame, so that every tool reads it.
     private var wroteRecords = false
@@ -23,6 +25,7 @@ final class Outputs {
     static func checkPaths(_ options: RunOptions, spec: String) throws(MaskCleanError) {
         let named = [
             ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
+            ("--html", options.html),
         ]
         .compactMap { flag, path in path.map { (flag, $0) } }
         var places: [(flag: String, path: String, place: FilePlace)] = []
@@ -53,6 +56,7 @@ final class Outputs {
         do throws(MaskCleanError) {
             if let path = options.output { records = try OutputFile(path: path) }
             if let path = options.report { report = try OutputFile(path: path) }
+            if let path = options.html { html = try OutputFile(path: path) }
             if options.policy == .quarantine, let path = options.quarantine {
                 quarantine = try OutputFile(path: path)
             }
@@ -60,6 +64,7 @@ final class Outputs {
             recordsCompressor = options.recordsCompression.map { Compressor($0, level: level) }
             quarantineCompressor = options.quarantine.flatMap(Compression.fromSuffix).map { Compressor($0) }
             reportCompressor = options.report.flatMap(Compression.fromSuffix).map { Compressor($0) }
+            htmlCompressor = options.html.flatMap(Compression.fromSuffix).map { Compressor($0) }
         } catch {
             discard()
             throw error
@@ -108,26 +113,36 @@ final class Outputs {
         try Self.write(bytes, to: quarantine, compressor: quarantineCompressor)
     }
 
-    /// Writes the report, makes every output complete on disk, then renames them all into
-    /// place, with no signal between the renames.
-    func commit(report text: String) throws(MaskCleanError) {
+    /// Writes the report (and the HTML page, when there is one), makes every output complete on
+    /// disk, then renames them all into place, with no signal between the renames.
+    func commit(report text: String, html page: String? = nil) throws(MaskCleanError) {
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         if !wroteRecords, let recordsCompressor { try records?.write(recordsCompressor.compressed(empty)) }
         if !wroteQuarantine, let quarantineCompressor {
             try quarantine?.write(quarantineCompressor.compressed(empty))
         }
-        let reportBytes = Array(text.utf8)
-        try report?.write(
-            reportCompressor.map { compressor in reportBytes.withUnsafeBytes { compressor.compressed($0) } }
-                ?? reportBytes)
+        try Self.write(whole: text, to: report, compressor: reportCompressor)
+        if let page { try Self.write(whole: page, to: html, compressor: htmlCompressor) }
         try records?.flush()
         try quarantine?.flush()
         try report?.flush()
+        try html?.flush()
         try TemporaryFiles.shared.committing { () throws(MaskCleanError) in
             try records?.commit()
             try quarantine?.commit()
             try report?.commit()
+            try html?.commit()
         }
+    }
+
+    /// A report's whole text, compressed into one member or frame when it is written compressed.
+    private static func write(whole text: String, to file: OutputFile?, compressor: Compressor?)
+        throws(MaskCleanError)
+    {
+        guard let file else { return }
+        let bytes = Array(text.utf8)
+        try file.write(
+            compressor.map { compressor in bytes.withUnsafeBytes { compressor.compressed($0) } } ?? bytes)
     }
 
     /// Abandons every output: the targets are left as they were.
@@ -135,6 +150,7 @@ final class Outputs {
         records?.discard()
         quarantine?.discard()
         report?.discard()
+        html?.discard()
     }
 }
 

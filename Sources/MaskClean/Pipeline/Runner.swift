@@ -6,6 +6,8 @@ public struct RunOptions: Sendable {
     /// Where records go: a path, `-` for stdout, or nil to write none (`check`).
     public var output: String?
     public var report: String?
+    /// Where the HTML page of the report goes (`--html`), if anywhere.
+    public var html: String?
     public var inputFormat: RecordFormat?
     public var outputFormat: RecordFormat?
     /// The CSV field delimiter; by default `,` (tab for TSV).
@@ -58,6 +60,8 @@ public enum OutputCompression: Sendable, Equatable {
 /// output behind.
 public enum Runner {
     public static func run(_ spec: Spec, _ options: RunOptions) throws(MaskCleanError) -> Report {
+        let clock = ContinuousClock()
+        let started = clock.now
         let inputFormat: RecordFormat
         if let format = options.inputFormat {
             inputFormat = format
@@ -84,7 +88,10 @@ public enum Runner {
             case .ndjson: report = try run.mask(NDJSONSource(input: input, settings))
             case .json: report = try run.mask(JSONArraySource(input: input, settings))
             }
-            try outputs.commit(report: report.json)
+            let html = options.html.map { _ in
+                HTMLReport.page(report, input: options.input, spec: spec.file, elapsed: clock.now - started)
+            }
+            try outputs.commit(report: report.json, html: html)
             return report
         } catch {
             outputs.discard()

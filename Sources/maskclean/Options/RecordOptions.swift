@@ -16,6 +16,9 @@ struct RecordOptions: ParsableArguments {
     @Option(help: "Write the completeness report (JSON) to this file.")
     var report: String?
 
+    @Option(help: "Write the report as one self-contained HTML page to this file.")
+    var html: String?
+
     @Option(help: "The input's format, when its extension does not say it.")
     var inputFormat: FormatChoice?
 
@@ -92,6 +95,7 @@ struct RecordOptions: ParsableArguments {
         options.delimiter = try delimiterByte()
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
+        options.html = html
         options.escapeFormulas = escapeFormulas
         return Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
     }
