@@ -1,5 +1,6 @@
 # maskclean: `make run` shows it working on the demo export, `make test` proves it.
-# Both install what they need (libcsv-dev, zlib1g-dev, libzstd-dev) when it is missing.
+# Both install what they need (libcsv-dev, zlib1g-dev, libzstd-dev; for the tests also groff, zstd
+# and chromium) when it is missing.
 
 SWIFT       ?= swift
 CONFIG      ?= release
@@ -20,7 +21,8 @@ FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 all: build
 
 # libcsv has no pkg-config file on Debian: look for its header, and zlib's and libzstd's (compressed
-# inputs and outputs). groff checks the manual in the tests, and the zstd tool the compressed outputs.
+# inputs and outputs). groff checks the manual in the tests, the zstd tool the compressed outputs,
+# and Chromium renders the HTML report (headless) in the tests.
 deps:
 	@missing=""; \
 	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
@@ -28,6 +30,7 @@ deps:
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
 	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing$$missing…"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
