@@ -43,13 +43,15 @@ build: deps
 # (maskclean itself then exits 1, which is the point of the demo).
 run: build
 	@mkdir -p $(DEMO_OUT)
-	@echo "maskclean run $(DEMO)/spec.json $(DEMO)/customers.csv -o $(DEMO_OUT)/customers.clean.csv --report $(DEMO_OUT)/report.json"
+	@echo "maskclean run $(DEMO)/spec.json $(DEMO)/customers.csv -o $(DEMO_OUT)/customers.clean.csv --report $(DEMO_OUT)/report.json --html $(DEMO_OUT)/report.html"
 	@status=0; $(MASKCLEAN) run $(DEMO)/spec.json $(DEMO)/customers.csv \
-		-o $(DEMO_OUT)/customers.clean.csv --report $(DEMO_OUT)/report.json || status=$$?; \
+		-o $(DEMO_OUT)/customers.clean.csv --report $(DEMO_OUT)/report.json \
+		--html $(DEMO_OUT)/report.html || status=$$?; \
 	if [ $$status -gt 1 ]; then exit $$status; fi; \
 	echo; \
 	echo "Cleaned records: $(DEMO_OUT)/customers.clean.csv"; \
 	echo "Report:          $(DEMO_OUT)/report.json"; \
+	echo "HTML report:     $(DEMO_OUT)/report.html (open it in a browser)"; \
 	echo "maskclean exited $$status ($$( [ $$status = 0 ] && echo 'every threshold met' || echo 'a minComplete threshold was not met'))."
 
 test: deps
