@@ -52,8 +52,8 @@ struct HTMLReportBrowserTests {
         return reader.data
     }
 
-    static func dom(_ page: String, in folder: TemporaryFolder) throws -> String {
-        String(decoding: try chromium(["--dump-dom"], page: page, in: folder), as: UTF8.self)
+    static func dom(_ page: String, in folder: TemporaryFolder, _ flags: [String] = []) throws -> String {
+        String(decoding: try chromium(flags + ["--dump-dom"], page: page, in: folder), as: UTF8.self)
     }
 
     /// The DOM without its attribute values (Chromium writes every one in double quotes), to
@@ -164,6 +164,63 @@ struct HTMLReportBrowserTests {
         // A page of one colour compresses to almost nothing; the report's bars, tables and text
         // do not.
         #expect(page.count > 5 * blank.count, "page \(page.count) bytes, blank \(blank.count) bytes")
+    }
+}
+
+extension HTMLReportBrowserTests {
+    /// How wide the page's content is against its viewport, `width` pixels wide: the page is shown
+    /// in a frame of that width by a page of the test's own, whose script writes the two into its
+    /// DOM (the report has no script; a frame's document can only be read across file URLs with
+    /// --allow-file-access-from-files).
+    static func widths(of page: String, at width: Int, in folder: TemporaryFolder) throws -> (
+        content: Int, view: Int
+    ) {
+        let frame = try folder.write(
+            "frame-\(width)-\(UUID().uuidString).html",
+            """
+            <!DOCTYPE html><html><body style="margin:0">
+            <iframe id="f" src="\(URL(fileURLWithPath: page).absoluteString)" style="width:\(width)px;height:800px;border:0">
+            </iframe>
+            <script>
+            document.getElementById("f").onload = function () {
+              var root = this.contentDocument.documentElement;
+              document.body.setAttribute("data-widths", root.scrollWidth + " " + root.clientWidth);
+            };
+            </script>
+            </body></html>
+            """)
+        let dom = try dom(frame, in: folder, ["--allow-file-access-from-files"])
+        let found = try #require(dom.firstMatch(of: #/data-widths="(\d+) (\d+)"/#), "no widths in \(dom)")
+        return (Int(found.1) ?? -1, Int(found.2) ?? -1)
+    }
+
+    @Test(
+        "no horizontal scrolling at a desktop's or a phone's width, long values included",
+        arguments: [1280, 390, 320])
+    func fitsTheWidth(width: Int) throws {
+        let folder = try TemporaryFolder()
+        var outcome = try Maskclean.run([
+            "check", Maskclean.fixture("demo/spec.json"), Maskclean.fixture("demo/customers.csv"),
+            "--html", folder.path("demo.html"), "--quiet",
+        ])
+        #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
+        // Values with nowhere to break: a long column name, format, cell and path.
+        let name = String(repeating: "n", count: 120)
+        try folder.write(
+            "spec.json",
+            #"{"columns": [{"name": "\#(name)", "format": "\#(String(repeating: "[0]", count: 60))"}]}"#)
+        try folder.write(
+            String(repeating: "p", count: 100) + ".csv",
+            name + "\n" + String(repeating: "9x", count: 150) + "\n")
+        outcome = try Maskclean.run([
+            "check", folder.path("spec.json"), folder.path(String(repeating: "p", count: 100) + ".csv"),
+            "--html", folder.path("long.html"), "--quiet",
+        ])
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        for page in ["demo.html", "long.html"] {
+            let widths = try Self.widths(of: folder.path(page), at: width, in: folder)
+            #expect(widths.view > 0 && widths.content <= widths.view, "\(page) at \(width) px: \(widths)")
+        }
     }
 }
 
