@@ -168,36 +168,43 @@ struct HTMLReportBrowserTests {
 }
 
 extension HTMLReportBrowserTests {
-    /// How wide the page's content is against its viewport, `width` pixels wide: the page is shown
-    /// in a frame of that width by a page of the test's own, whose script writes the two into its
-    /// DOM (the report has no script; a frame's document can only be read across file URLs with
-    /// --allow-file-access-from-files).
-    static func widths(of page: String, at width: Int, in folder: TemporaryFolder) throws -> (
-        content: Int, view: Int
-    ) {
-        let frame = try folder.write(
-            "frame-\(width)-\(UUID().uuidString).html",
+    /// How wide each page's content is against its viewport, at each width: every page is shown
+    /// in a frame of every width by one page of the test's own, whose script writes the figures
+    /// into its DOM once all have loaded (the report has no script; a frame's document can only be
+    /// read across file URLs with --allow-file-access-from-files). One browser for them all.
+    static func widths(of pages: [String], at widths: [Int], in folder: TemporaryFolder) throws -> [(
+        page: String, width: Int, content: Int, view: Int
+    )] {
+        let frames = pages.flatMap { page in widths.map { (page, $0) } }
+        let tags = frames.map { page, width in
+            "<iframe src=\"\(URL(fileURLWithPath: page).absoluteString)\" style=\"width:\(width)px;height:600px\"></iframe>"
+        }
+        let holder = try folder.write(
+            "frames.html",
             """
-            <!DOCTYPE html><html><body style="margin:0">
-            <iframe id="f" src="\(URL(fileURLWithPath: page).absoluteString)" style="width:\(width)px;height:800px;border:0">
-            </iframe>
+            <!DOCTYPE html><html><body>
+            \(tags.joined(separator: "\n"))
             <script>
-            document.getElementById("f").onload = function () {
-              var root = this.contentDocument.documentElement;
-              document.body.setAttribute("data-widths", root.scrollWidth + " " + root.clientWidth);
+            window.onload = function () {
+              var frames = document.getElementsByTagName("iframe"), out = [];
+              for (var i = 0; i < frames.length; i++) {
+                var root = frames[i].contentDocument.documentElement;
+                out.push(root.scrollWidth + " " + root.clientWidth);
+              }
+              document.body.setAttribute("data-widths", out.join(","));
             };
             </script>
             </body></html>
             """)
-        let dom = try dom(frame, in: folder, ["--allow-file-access-from-files"])
-        let found = try #require(dom.firstMatch(of: #/data-widths="(\d+) (\d+)"/#), "no widths in \(dom)")
-        return (Int(found.1) ?? -1, Int(found.2) ?? -1)
+        let dom = try dom(holder, in: folder, ["--allow-file-access-from-files"])
+        let found = try #require(dom.firstMatch(of: #/data-widths="([0-9 ,]+)"/#), "no widths in \(dom)")
+        let figures = found.1.split(separator: ",").map { $0.split(separator: " ").compactMap { Int($0) } }
+        try #require(figures.count == frames.count && figures.allSatisfy { $0.count == 2 }, "\(found.1)")
+        return zip(frames, figures).map { ($0.0, $0.1, $1[0], $1[1]) }
     }
 
-    @Test(
-        "no horizontal scrolling at a desktop's or a phone's width, long values included",
-        arguments: [1280, 390, 320])
-    func fitsTheWidth(width: Int) throws {
+    @Test("no horizontal scrolling at 1280, 390 or 320 px, long unbreakable values included")
+    func fitsTheWidth() throws {
         let folder = try TemporaryFolder()
         var outcome = try Maskclean.run([
             "check", Maskclean.fixture("demo/spec.json"), Maskclean.fixture("demo/customers.csv"),
@@ -217,9 +224,9 @@ extension HTMLReportBrowserTests {
             "--html", folder.path("long.html"), "--quiet",
         ])
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
-        for page in ["demo.html", "long.html"] {
-            let widths = try Self.widths(of: folder.path(page), at: width, in: folder)
-            #expect(widths.view > 0 && widths.content <= widths.view, "\(page) at \(width) px: \(widths)")
+        let pages = [folder.path("demo.html"), folder.path("long.html")]
+        for frame in try Self.widths(of: pages, at: [1280, 390, 320], in: folder) {
+            #expect(frame.view > 0 && frame.content <= frame.view, "\(frame)")
         }
     }
 }
