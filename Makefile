@@ -1,5 +1,6 @@
 # maskclean: `make run` shows it working on the demo export, `make test` proves it.
-# Both install what they need (libcsv-dev, zlib1g-dev, libzstd-dev) when it is missing.
+# Both install what they need (libcsv-dev, zlib1g-dev, libzstd-dev; for the tests also groff, zstd
+# and chromium) when it is missing.
 
 SWIFT       ?= swift
 CONFIG      ?= release
@@ -20,8 +21,9 @@ FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 all: build
 
 # libcsv has no pkg-config file on Debian: look for its header, and zlib's and libzstd's (compressed
-# inputs and outputs). groff checks the manual in the tests, the zstd tool the compressed outputs, and
-# xmllint (libxml2-utils) the JUnit XML against its schema.
+# inputs and outputs). groff checks the manual in the tests, the zstd tool the compressed outputs,
+# xmllint (libxml2-utils) the JUnit XML against its schema, and Chromium renders the HTML report
+# (headless) in the tests.
 deps:
 	@missing=""; \
 	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
@@ -30,6 +32,7 @@ deps:
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
 	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
 	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing$$missing…"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
@@ -42,13 +45,15 @@ build: deps
 # (maskclean itself then exits 1, which is the point of the demo).
 run: build
 	@mkdir -p $(DEMO_OUT)
-	@echo "maskclean run $(DEMO)/spec.json $(DEMO)/customers.csv -o $(DEMO_OUT)/customers.clean.csv --report $(DEMO_OUT)/report.json"
+	@echo "maskclean run $(DEMO)/spec.json $(DEMO)/customers.csv -o $(DEMO_OUT)/customers.clean.csv --report $(DEMO_OUT)/report.json --html $(DEMO_OUT)/report.html"
 	@status=0; $(MASKCLEAN) run $(DEMO)/spec.json $(DEMO)/customers.csv \
-		-o $(DEMO_OUT)/customers.clean.csv --report $(DEMO_OUT)/report.json || status=$$?; \
+		-o $(DEMO_OUT)/customers.clean.csv --report $(DEMO_OUT)/report.json \
+		--html $(DEMO_OUT)/report.html || status=$$?; \
 	if [ $$status -gt 1 ]; then exit $$status; fi; \
 	echo; \
 	echo "Cleaned records: $(DEMO_OUT)/customers.clean.csv"; \
 	echo "Report:          $(DEMO_OUT)/report.json"; \
+	echo "HTML report:     $(DEMO_OUT)/report.html (open it in a browser)"; \
 	echo "maskclean exited $$status ($$( [ $$status = 0 ] && echo 'every threshold met' || echo 'a minComplete threshold was not met'))."
 
 test: deps

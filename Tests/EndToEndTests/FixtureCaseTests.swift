@@ -9,7 +9,10 @@ import Testing
 /// `status`, text the `stderr` must contain, and `outputs`: for each file the run writes in
 /// `OUT/` (or `-` for stdout), the fixture file it must equal byte for byte. `stdin` names a
 /// file to feed, and `env` variables to set (`GITHUB_ACTIONS`; `GITHUB_STEP_SUMMARY` with `OUT/`).
-/// After a failing run, `OUT/` must be empty: no output, no temporary file.
+/// After a failing run, `OUT/` must be empty: no output, no temporary file. `varies` names, for an
+/// output, a regular expression for the one part of it that differs from run to run (the time an
+/// HTML report shows): it must match once in the output and once in the expected file, and the
+/// rest must be equal byte for byte.
 struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
     var name = ""
     var args: [String]
@@ -18,11 +21,12 @@ struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
     var stdin: String?
     var env: [String: String]?
     var outputs: [String: String]?
+    var varies: [String: String]?
     /// Why `case.json` could not be read: the case then fails with it.
     var loadError: String?
 
     enum CodingKeys: String, CodingKey {
-        case args, status, stderr, stdin, env, outputs
+        case args, status, stderr, stdin, env, outputs, varies
     }
 
     var testDescription: String { name }
@@ -89,7 +93,19 @@ struct FixtureCaseTests {
             let actual =
                 written == "-"
                 ? outcome.stdout : try Data(contentsOf: scratch.url.appendingPathComponent(written))
-            #expect(actual == expected, "\(written) differs from \(expectedFile)")
+            if let pattern = testCase.varies?[written] {
+                let regex = try Regex(pattern)
+                let actualText = String(decoding: actual, as: UTF8.self)
+                let expectedText = String(decoding: expected, as: UTF8.self)
+                #expect(actualText.matches(of: regex).count == 1, "\(written) has not one \(pattern)")
+                #expect(expectedText.matches(of: regex).count == 1, "\(expectedFile) has not one \(pattern)")
+                #expect(
+                    actualText.replacing(regex, with: "VARIES")
+                        == expectedText.replacing(regex, with: "VARIES"),
+                    "\(written) differs from \(expectedFile)")
+            } else {
+                #expect(actual == expected, "\(written) differs from \(expectedFile)")
+            }
         }
         if testCase.status != 0 && testCase.status != 1 {
             #expect(scratch.files.isEmpty, "a failed run left \(scratch.files)")

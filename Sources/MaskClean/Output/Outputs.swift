@@ -9,6 +9,7 @@ final class Outputs {
     /// The report in the formats CI systems read (`--junit`, `--markdown`), never compressed.
     private var junit: OutputFile?
     private var markdown: OutputFile?
+    private var html: OutputFile?
     /// How each output is compressed, if it is (docs/record-formats.md): the records as
     /// `--compress` or `-o`'s extension says, the quarantine and the report by their extensions.
     /// These compress what the writer writes itself (a header, a quarantined record); the
@@ -16,6 +17,7 @@ final class Outputs {
     private var recordsCompressor: Compressor?
     private var quarantineCompressor: Compressor?
     private var reportCompressor: Compressor?
+    private var htmlCompressor: Compressor?
     /// Whether anything went to the records or the quarantine: an empty compressed file still
     /// gets one empty member or frame, so that every tool reads it.
     private var wroteRecords = false
@@ -26,7 +28,7 @@ final class Outputs {
     static func checkPaths(_ options: RunOptions, spec: String) throws(MaskCleanError) {
         let named = [
             ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
-            ("--junit", options.junit), ("--markdown", options.markdown),
+            ("--junit", options.junit), ("--markdown", options.markdown), ("--html", options.html),
         ]
         .compactMap { flag, path in path.map { (flag, $0) } }
         var places: [(flag: String, path: String, place: FilePlace)] = []
@@ -59,6 +61,7 @@ final class Outputs {
             if let path = options.report { report = try OutputFile(path: path) }
             if let path = options.junit { junit = try OutputFile(path: path) }
             if let path = options.markdown { markdown = try OutputFile(path: path) }
+            if let path = options.html { html = try OutputFile(path: path) }
             if options.policy == .quarantine, let path = options.quarantine {
                 quarantine = try OutputFile(path: path)
             }
@@ -66,6 +69,7 @@ final class Outputs {
             recordsCompressor = options.recordsCompression.map { Compressor($0, level: level) }
             quarantineCompressor = options.quarantine.flatMap(Compression.fromSuffix).map { Compressor($0) }
             reportCompressor = options.report.flatMap(Compression.fromSuffix).map { Compressor($0) }
+            htmlCompressor = options.html.flatMap(Compression.fromSuffix).map { Compressor($0) }
         } catch {
             discard()
             throw error
@@ -116,38 +120,47 @@ final class Outputs {
 
     /// Writes the report in every format asked for (each rendered only when its file is), then
     /// commits every output.
-    func commit(_ finished: Report) throws(MaskCleanError) {
+    func commit(_ finished: Report, html page: String? = nil) throws(MaskCleanError) {
         try commit(
             report: report == nil ? "" : finished.json, junit: junit == nil ? nil : finished.junit,
-            markdown: markdown == nil ? nil : finished.markdown)
+            markdown: markdown == nil ? nil : finished.markdown, html: page)
     }
 
     /// Writes the report's texts, makes every output complete on disk, then renames them all
     /// into place, with no signal between the renames.
-    func commit(report text: String, junit junitText: String? = nil, markdown markdownText: String? = nil)
-        throws(MaskCleanError)
-    {
+    func commit(
+        report text: String, junit junitText: String? = nil, markdown markdownText: String? = nil,
+        html page: String? = nil
+    ) throws(MaskCleanError) {
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         if !wroteRecords, let recordsCompressor { try records?.write(recordsCompressor.compressed(empty)) }
         if !wroteQuarantine, let quarantineCompressor {
             try quarantine?.write(quarantineCompressor.compressed(empty))
         }
-        let reportBytes = Array(text.utf8)
-        try report?.write(
-            reportCompressor.map { compressor in reportBytes.withUnsafeBytes { compressor.compressed($0) } }
-                ?? reportBytes)
+        try Self.write(whole: text, to: report, compressor: reportCompressor)
         if let junitText { try junit?.write(Array(junitText.utf8)) }
         if let markdownText { try markdown?.write(Array(markdownText.utf8)) }
-        let files = [records, quarantine, report, junit, markdown].compactMap { $0 }
+        if let page { try Self.write(whole: page, to: html, compressor: htmlCompressor) }
+        let files = [records, quarantine, report, junit, markdown, html].compactMap { $0 }
         for file in files { try file.flush() }
         try TemporaryFiles.shared.committing { () throws(MaskCleanError) in
             for file in files { try file.commit() }
         }
     }
 
+    /// A report's whole text, compressed into one member or frame when it is written compressed.
+    private static func write(whole text: String, to file: OutputFile?, compressor: Compressor?)
+        throws(MaskCleanError)
+    {
+        guard let file else { return }
+        let bytes = Array(text.utf8)
+        try file.write(
+            compressor.map { compressor in bytes.withUnsafeBytes { compressor.compressed($0) } } ?? bytes)
+    }
+
     /// Abandons every output: the targets are left as they were.
     func discard() {
-        for file in [records, quarantine, report, junit, markdown] { file?.discard() }
+        for file in [records, quarantine, report, junit, markdown, html] { file?.discard() }
     }
 }
 

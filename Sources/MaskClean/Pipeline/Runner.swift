@@ -11,6 +11,8 @@ public struct RunOptions: Sendable {
     public var markdown: String?
     /// Samples show their values' shape only (`--redact-samples`).
     public var redactSamples = false
+    /// Where the HTML page of the report goes (`--html`), if anywhere.
+    public var html: String?
     public var inputFormat: RecordFormat?
     public var outputFormat: RecordFormat?
     /// The CSV field delimiter; by default `,` (tab for TSV).
@@ -63,6 +65,8 @@ public enum OutputCompression: Sendable, Equatable {
 /// output behind.
 public enum Runner {
     public static func run(_ spec: Spec, _ options: RunOptions) throws(MaskCleanError) -> Report {
+        let clock = ContinuousClock()
+        let started = clock.now
         let inputFormat: RecordFormat
         if let format = options.inputFormat {
             inputFormat = format
@@ -91,7 +95,10 @@ public enum Runner {
             }
             report.input = options.input
             if options.redactSamples { report.redactSamples() }
-            try outputs.commit(report)
+            let html = options.html.map { _ in
+                HTMLReport.page(report, input: options.input, spec: spec.file, elapsed: clock.now - started)
+            }
+            try outputs.commit(report, html: html)
             return report
         } catch {
             outputs.discard()

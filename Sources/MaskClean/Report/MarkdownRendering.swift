@@ -42,7 +42,7 @@ extension Report {
                 MarkdownText.escaped(column.spec.name),
                 column.completeRatio.text(decimals: 2, scale: 2, against: minimum) + "%",
                 String(stats.lossy), String(stats.incomplete), String(stats.empty),
-                minimum.map(percentage) ?? "-", result,
+                minimum.map(Self.percentage) ?? "-", result,
             ]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }

@@ -31,7 +31,7 @@ extension Report {
         let shown = column.completeRatio.text(decimals: 2, scale: 2, against: threshold)
         return Finding(
             level: level, subject: column.spec.name,
-            message: "complete \(shown)% < \(key) \(percentage(threshold))",
+            message: "complete \(shown)% < \(key) \(Self.percentage(threshold))",
             detail: "\(column.stats.lossy) lossy, \(column.stats.incomplete) incomplete")
     }
 

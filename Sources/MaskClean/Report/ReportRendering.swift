@@ -64,16 +64,7 @@ extension Report {
             out.raw(String(stats.droppedCharacters))
             out.key("formats")
             out.beginObject()
-            // Identical format texts share one entry; formats never chosen are left out.
-            var totals: [(String, Int)] = []
-            for (format, count) in zip(column.spec.formats, stats.formatCounts) where count > 0 {
-                if let index = totals.firstIndex(where: { $0.0 == format }) {
-                    totals[index].1 += count
-                } else {
-                    totals.append((format, count))
-                }
-            }
-            for (format, count) in totals {
+            for (format, count) in column.formatTotals {
                 out.key(format)
                 out.raw(String(count))
             }
@@ -108,7 +99,7 @@ extension Report {
                 String(stats.lossy),
                 String(stats.incomplete),
                 String(stats.empty),
-                minimum.map(percentage) ?? "-",
+                minimum.map(Self.percentage) ?? "-",
                 column.verdict,
             ])
         }
@@ -156,7 +147,7 @@ extension Report {
 
     /// A threshold as a percentage, exactly as written in the spec: 0.95 is `95.00%`, 0.98765 is
     /// `98.765%`.
-    func percentage(_ ratio: Double) -> String {
+    static func percentage(_ ratio: Double) -> String {
         var text = "\(Ratio.decimal(ratio) * 100)"
         let decimals = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? -1
         if decimals < 0 { text += "." }
@@ -173,6 +164,19 @@ extension Report {
 extension Report.Column {
     /// `pass`, `WARN` (below `warnComplete`) or `FAIL` (below `minComplete`).
     public var verdict: String { !passed ? "FAIL" : warned ? "WARN" : "pass" }
+    /// How many cells each format was chosen for, in spec order: identical format texts share one
+    /// entry, and formats never chosen are left out.
+    var formatTotals: [(format: String, count: Int)] {
+        var totals: [(format: String, count: Int)] = []
+        for (format, count) in zip(spec.formats, stats.formatCounts) where count > 0 {
+            if let index = totals.firstIndex(where: { $0.format == format }) {
+                totals[index].count += count
+            } else {
+                totals.append((format, count))
+            }
+        }
+        return totals
+    }
 }
 
 /// Writes indented JSON text by hand, so that keys keep the order the report gives them.

@@ -32,6 +32,9 @@ struct RecordOptions: ParsableArguments {
             valueName: "github|none"))
     var annotations: AnnotationsChoice?
 
+    @Option(help: "Write the report as one self-contained HTML page to this file.")
+    var html: String?
+
     @Option(help: "The input's format, when its extension does not say it.")
     var inputFormat: FormatChoice?
 
@@ -108,6 +111,7 @@ struct RecordOptions: ParsableArguments {
         options.delimiter = try delimiterByte()
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
+        options.html = html
         options.escapeFormulas = escapeFormulas
         options.junit = junit
         options.markdown = markdown

@@ -1,0 +1,238 @@
+import Foundation
+
+/// The page `--html` writes (docs/report.md): one self-contained HTML file a person opens after a
+/// run. Inline CSS and SVG only: no script, nothing fetched, no font to load. Every value from the
+/// data or the spec goes through `HTMLReport.escaped`.
+public enum HTMLReport {
+    /// The statuses every record of a column falls in, in the order the bar stacks them.
+    static let statuses = ["complete", "lossy", "incomplete", "empty", "rejected"]
+
+    /// The page, a pure function of the report and what the page says about the run besides:
+    /// where the records and the spec came from (as named), and how long the run took. The same
+    /// arguments give the same bytes.
+    public static func page(_ report: Report, input: String, spec: String, elapsed: Duration) -> String {
+        let verdict = report.passed ? "passed" : "FAILED"
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>maskclean: \(escaped(input)) \(verdict)</title>
+            <style>
+            \(style)</style>
+            </head>
+            <body>
+            <main>
+            <header>
+            <h1>maskclean report \(badge(report.passed))</h1>
+            <dl class="run">
+
+            """
+        let rejected = "\(report.rejectedCount) (maxRejected \(report.maxRejected))"
+        for (term, id, value) in [
+            ("Input", "input", escaped(input)), ("Spec", "spec", escaped(spec)),
+            (
+                "Rows", "rows",
+                report.rowsPassed ? "\(report.rows)" : "\(report.rows) (minRows \(report.minRows))"
+            ),
+            ("Rejected", "rejected", rejected), ("Result", "result", escaped(verdictText(report))),
+            ("Time", "elapsed", duration(elapsed)),
+        ] {
+            page += "<div><dt>\(term)</dt><dd id=\"\(id)\">\(value)</dd></div>\n"
+        }
+        page += "</dl>\n</header>\n<section class=\"columns\">\n"
+        for (index, column) in report.columns.enumerated() {
+            page += columnCard(column, number: index + 1)
+        }
+        page += "</section>\n"
+        page += rejectedSection(report)
+        page += """
+            <footer>Each bar is every record read, left to right: \(legendNames). The black line \
+            marks where the complete part must reach to meet minComplete.</footer>
+            </main>
+            </body>
+            </html>
+
+            """
+        return page
+    }
+
+    /// Text from the data or the spec, safe in an element or an attribute: control characters
+    /// and text-direction marks shown as escapes (as in the summary), then `& < > " '` as
+    /// character references.
+    public static func escaped(_ text: String) -> String {
+        visible(text).map { characterReferences[$0] ?? String($0) }.joined()
+    }
+
+    private static let characterReferences: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;",
+    ]
+
+    private static var legendNames: String {
+        statuses.map { "<span class=\"swatch \($0)\"></span>\($0)" }.joined(separator: ", ")
+    }
+
+    private static func badge(_ passed: Bool) -> String {
+        passed ? "<span class=\"verdict pass\">passed</span>" : "<span class=\"verdict fail\">FAILED</span>"
+    }
+
+    /// The summary's last line, without the row count the page shows already.
+    private static func verdictText(_ report: Report) -> String {
+        var reasons: [String] = []
+        if !report.rowsPassed { reasons.append("fewer rows than minRows") }
+        if report.failedColumns > 0 {
+            reasons.append(
+                "\(report.failedColumns) column\(report.failedColumns == 1 ? "" : "s") below threshold")
+        }
+        if !report.rejectedPassed { reasons.append("more records rejected than maxRejected") }
+        return reasons.isEmpty ? "passed" : "FAILED (" + reasons.joined(separator: ", ") + ")"
+    }
+
+    /// Milliseconds under a second, else seconds with two decimals (truncated).
+    static func duration(_ elapsed: Duration) -> String {
+        let (seconds, attoseconds) = elapsed.components
+        guard seconds >= 1 else { return "\(max(0, attoseconds / 1_000_000_000_000_000)) ms" }
+        let hundredths = attoseconds / 10_000_000_000_000_000
+        return "\(seconds).\(hundredths < 10 ? "0" : "")\(hundredths) s"
+    }
+
+    private static func columnCard(_ column: Report.Column, number: Int) -> String {
+        let stats = column.stats
+        let name = escaped(column.spec.name)
+        let minimum = column.spec.minComplete
+        var card = """
+            <article class="column \(column.passed ? "pass" : "fail")" id="column-\(number)">
+            <h2><span class="name">\(name)</span> \(column.passed ? "<span class=\"verdict pass\">pass</span>" : "<span class=\"verdict fail\">FAIL</span>")</h2>
+            <p class="ratio">complete <b>\(column.completeRatio.text(decimals: 2, scale: 2, against: minimum))%</b>\
+            \(minimum.map { " · minComplete <b>\(Report.percentage($0))</b>" } ?? " · no minComplete")</p>
+
+            """
+        let counts = [stats.complete, stats.lossy, stats.incomplete, stats.empty, column.rejected]
+        let rows = column.rows
+        // One unit of the view box per record: every width is a whole count, exact at any size.
+        card += "<svg class=\"bar\" role=\"img\" aria-label=\"\(name): "
+        card += zip(statuses, counts).map { "\($0) \($1)" }.joined(separator: ", ")
+        card += "\" viewBox=\"0 0 \(max(rows, 1)) 20\" preserveAspectRatio=\"none\">\n"
+        var start = 0
+        for (status, count) in zip(statuses, counts) where count > 0 {
+            card += "<rect class=\"\(status)\" x=\"\(start)\" y=\"0\" width=\"\(count)\" height=\"20\">"
+            card += "<title>\(status) \(count)</title></rect>\n"
+            start += count
+        }
+        if let minimum, rows > 0 {
+            // Where the complete part must reach: minComplete of the ratio's divisor.
+            let ratio = column.completeRatio
+            let mark = "\(Ratio.decimal(minimum) * Decimal(ratio.denominator))"
+            card += "<line class=\"threshold\" x1=\"\(mark)\" x2=\"\(mark)\" y1=\"-4\" y2=\"24\" "
+            card += "vector-effect=\"non-scaling-stroke\"><title>minComplete</title></line>\n"
+        }
+        card += "</svg>\n<table class=\"counts\">\n<tr><th>status</th><th class=\"n\">records</th>"
+        card += "<th class=\"n\">share</th></tr>\n"
+        for (status, count) in zip(statuses, counts) {
+            let share = rows == 0 ? "0.0" : Ratio(count, of: rows).truncated(1, scale: 2)
+            card += "<tr class=\"\(status)\"><td><span class=\"swatch \(status)\"></span>\(status)</td>"
+            card +=
+                "<td class=\"n\">\(count)</td><td class=\"n\">\(share)%</td></tr>\n"
+        }
+        card += "</table>\n<h3>Formats matched</h3>\n"
+        let formats = column.formatTotals
+        if formats.isEmpty {
+            card += "<p class=\"none\">none (every cell empty)</p>\n"
+        } else {
+            card += "<table class=\"formats\">\n<tr><th>format</th><th class=\"n\">cells</th></tr>\n"
+            for (format, count) in formats {
+                card += "<tr><td><code>\(escaped(format))</code></td><td class=\"n\">\(count)</td></tr>\n"
+            }
+            card += "</table>\n"
+        }
+        for (status, samples) in [("lossy", stats.lossySamples), ("incomplete", stats.incompleteSamples)] {
+            card += "<h3>\(status.prefix(1).uppercased() + status.dropFirst()) samples</h3>\n"
+            card += samplesList(samples.map { ("row \($0.row)", $0.value) })
+        }
+        return card + "</article>\n"
+    }
+
+    private static func samplesList(_ items: [(label: String, text: String)]) -> String {
+        guard !items.isEmpty else { return "<p class=\"none\">none</p>\n" }
+        var list = "<ol class=\"samples\">\n"
+        for item in items {
+            list += "<li><span class=\"row\">\(item.label)</span><code>\(escaped(item.text))</code></li>\n"
+        }
+        return list + "</ol>\n"
+    }
+
+    private static func rejectedSection(_ report: Report) -> String {
+        guard report.rejectedCount > 0 || report.blankLines > 0 else { return "" }
+        var section = "<section class=\"rejections\">\n"
+        if report.rejectedCount > 0 {
+            section += "<h2>Rejected records \(badge(report.rejectedPassed))</h2>\n"
+            section += "<p>\(report.rejectedCount) rejected, maxRejected \(report.maxRejected).</p>\n"
+            section += samplesList(report.rejected.map { ("line \($0.line)", $0.reason) })
+        }
+        if report.blankLines > 0 {
+            let lines = report.blankLineNumbers.map(String.init).joined(separator: ", ")
+            let more = report.blankLines > report.blankLineNumbers.count ? ", …" : ""
+            section += "<p>\(report.blankLines) blank line\(report.blankLines == 1 ? "" : "s") skipped "
+            section += "(line\(report.blankLines == 1 ? "" : "s") \(lines)\(more)).</p>\n"
+        }
+        return section + "</section>\n"
+    }
+
+    /// Laid out for 1280 px and for a phone: cards in as many columns as fit, none wider than the
+    /// screen, long values wrapped instead of scrolled.
+    private static let style = """
+        :root{color-scheme:light;--complete:#2e7d32;--lossy:#f9a825;--incomplete:#e65100;\
+        --empty:#bdbdbd;--rejected:#6a1b9a;--pass:#2e7d32;--fail:#c62828}
+        *{box-sizing:border-box}
+        body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;\
+        background:#f3f4f6}
+        main{max-width:80rem;margin:0 auto;padding:1rem}
+        h1{font-size:1.5rem;margin:0 0 .75rem}
+        h2{font-size:1.2rem;margin:0;overflow-wrap:anywhere}
+        h3{font-size:.95rem;margin:.75rem 0 .25rem}
+        .verdict{display:inline-block;padding:0 .5rem;border-radius:.25rem;color:#fff;font-size:.8em;\
+        vertical-align:middle}
+        .verdict.pass{background:var(--pass)}
+        .verdict.fail{background:var(--fail)}
+        .run{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,11rem),1fr));\
+        gap:.5rem 1rem;margin:0 0 1rem;padding:1rem;background:#fff;border-radius:.5rem}
+        .run div{min-width:0}
+        .run dt{font-size:.75rem;color:#555;text-transform:uppercase;letter-spacing:.04em}
+        .run dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+        .columns{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,34rem),1fr));gap:1rem}
+        .column,.rejections{background:#fff;border-radius:.5rem;padding:1rem;min-width:0;\
+        border-top:4px solid var(--pass)}
+        .column.fail{border-top-color:var(--fail)}
+        .rejections{margin-top:1rem;border-top-color:var(--rejected)}
+        .ratio{margin:.25rem 0}
+        svg.bar{display:block;width:100%;height:1.75rem;margin:.75rem 0;background:#eee;overflow:visible}
+        .threshold{stroke:#000;stroke-width:3}
+        rect.complete{fill:var(--complete)}
+        rect.lossy{fill:var(--lossy)}
+        rect.incomplete{fill:var(--incomplete)}
+        rect.empty{fill:var(--empty)}
+        rect.rejected{fill:var(--rejected)}
+        .swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.4rem;\
+        vertical-align:-.05rem}
+        .swatch.complete{background:var(--complete)}
+        .swatch.lossy{background:var(--lossy)}
+        .swatch.incomplete{background:var(--incomplete)}
+        .swatch.empty{background:var(--empty)}
+        .swatch.rejected{background:var(--rejected)}
+        table{border-collapse:collapse;width:100%;margin:.25rem 0}
+        th,td{text-align:left;padding:.15rem .5rem .15rem 0;border-bottom:1px solid #eee;vertical-align:top;\
+        overflow-wrap:anywhere}
+        th{font-size:.8rem;color:#555;font-weight:600}
+        .n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+        code{font:.9em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap;\
+        overflow-wrap:anywhere;background:#f0f0f0;padding:0 .2rem;border-radius:.2rem}
+        ol.samples{list-style:none;margin:0;padding:0}
+        ol.samples li{display:flex;gap:.5rem;padding:.1rem 0;min-width:0}
+        ol.samples code{min-width:0}
+        .row{color:#555;white-space:nowrap;font-variant-numeric:tabular-nums;min-width:4.5rem}
+        .none{color:#777;margin:0}
+        footer{color:#555;font-size:.85rem;margin-top:1rem}
+
+        """
+}
