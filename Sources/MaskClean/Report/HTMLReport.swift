@@ -101,11 +101,14 @@ public enum HTMLReport {
         let stats = column.stats
         let name = escaped(column.spec.name)
         let minimum = column.spec.minComplete
+        // pass, WARN (below warnComplete, still passing) or FAIL, as every report says it.
+        let verdict = column.verdict
+        let warning = column.spec.warnComplete.map { " · warnComplete <b>\(Report.percentage($0))</b>" } ?? ""
         var card = """
-            <article class="column \(column.passed ? "pass" : "fail")" id="column-\(number)">
-            <h2><span class="name">\(name)</span> \(column.passed ? "<span class=\"verdict pass\">pass</span>" : "<span class=\"verdict fail\">FAIL</span>")</h2>
+            <article class="column \(verdict.lowercased())" id="column-\(number)">
+            <h2><span class="name">\(name)</span> <span class="verdict \(verdict.lowercased())">\(verdict)</span></h2>
             <p class="ratio">complete <b>\(column.completeRatio.text(decimals: 2, scale: 2, against: minimum))%</b>\
-            \(minimum.map { " · minComplete <b>\(Report.percentage($0))</b>" } ?? " · no minComplete")</p>
+            \(minimum.map { " · minComplete <b>\(Report.percentage($0))</b>" } ?? " · no minComplete")\(warning)</p>
 
             """
         let counts = [stats.complete, stats.lossy, stats.incomplete, stats.empty, column.rejected]
@@ -183,7 +186,7 @@ public enum HTMLReport {
     /// screen, long values wrapped instead of scrolled.
     private static let style = """
         :root{color-scheme:light;--complete:#2e7d32;--lossy:#f9a825;--incomplete:#e65100;\
-        --empty:#bdbdbd;--rejected:#6a1b9a;--pass:#2e7d32;--fail:#c62828}
+        --empty:#bdbdbd;--rejected:#6a1b9a;--pass:#2e7d32;--fail:#c62828;--warn:#e65100}
         *{box-sizing:border-box}
         body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;\
         background:#f3f4f6}
@@ -195,6 +198,7 @@ public enum HTMLReport {
         vertical-align:middle}
         .verdict.pass{background:var(--pass)}
         .verdict.fail{background:var(--fail)}
+        .verdict.warn{background:var(--warn)}
         .run{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,11rem),1fr));\
         gap:.5rem 1rem;margin:0 0 1rem;padding:1rem;background:#fff;border-radius:.5rem}
         .run div{min-width:0}
@@ -204,6 +208,7 @@ public enum HTMLReport {
         .column,.rejections{background:#fff;border-radius:.5rem;padding:1rem;min-width:0;\
         border-top:4px solid var(--pass)}
         .column.fail{border-top-color:var(--fail)}
+        .column.warn{border-top-color:var(--warn)}
         .rejections{margin-top:1rem;border-top-color:var(--rejected)}
         .ratio{margin:.25rem 0}
         svg.bar{display:block;width:100%;height:1.75rem;margin:.75rem 0;background:#eee;overflow:visible}
