@@ -109,7 +109,9 @@ struct CIReportEndToEndTests {
         }
     }
 
-    @Test("the demo's counts agree across the JSON report, the JUnit XML and the Markdown summary")
+    @Test(
+        "the demo's counts agree across the JSON report, the JUnit XML, the Markdown summary and the HTML page"
+    )
     func countsAgree() throws {
         let scratch = try TemporaryFolder()
         let demo = Maskclean.fixtures.appendingPathComponent("demo")
@@ -117,7 +119,7 @@ struct CIReportEndToEndTests {
             [
                 "check", "spec.json", "customers.csv", "--report", scratch.path("report.json"), "--junit",
                 scratch.path("junit.xml"), "--markdown", scratch.path("summary.md"), "--annotations",
-                "github",
+                "github", "--html", scratch.path("report.html"),
             ], in: demo)
         #expect(outcome.status == 1)
         let report = try #require(
@@ -130,6 +132,13 @@ struct CIReportEndToEndTests {
         let markdown = try String(
             contentsOf: scratch.url.appendingPathComponent("summary.md"), encoding: .utf8)
         let rows = try #require(report["rows"] as? Int)
+        // The page's count tables, column after column: complete, lossy, incomplete, empty, rejected.
+        let page = try String(contentsOf: scratch.url.appendingPathComponent("report.html"), encoding: .utf8)
+        let pageCounts = page.matches(
+            of:
+                #/<tr class="(?:complete|lossy|incomplete|empty|rejected)"><td>.*?</td><td class="n">([0-9]+)</td>/#
+        ).map { Int($0.output.1)! }
+        #expect(pageCounts.count == columns.count * 5)
 
         #expect(junit.suites.count == 1 && junit.suites[0]["name"] == "customers.csv")
         #expect(junit.cases.count == columns.count + 1)
@@ -141,6 +150,7 @@ struct CIReportEndToEndTests {
             let counts = ["complete", "lossy", "incomplete", "empty", "rejected"].map {
                 column[$0] as? Int ?? -1
             }
+            #expect(Array(pageCounts.dropFirst(index * 5).prefix(5)) == counts, "\(name) on the HTML page")
             let testCase = junit.cases[index]
             #expect(testCase.name == name && testCase.classname == "customers.csv")
             let text = testCase.failureMessage == nil ? testCase.output : testCase.failureText
