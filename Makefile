@@ -1,6 +1,6 @@
 # maskclean: `make run` shows it working on the demo export, `make test` proves it.
-# Both install what they need (libcsv-dev, zlib1g-dev, libzstd-dev; for the tests also groff, zstd
-# and chromium) when it is missing.
+# Both install what they need when it is missing: libcsv-dev, zlib1g-dev and libzstd-dev (make deps),
+# and for the tests groff, zstd, libxml2-utils and chromium too (make test-deps).
 
 SWIFT       ?= swift
 CONFIG      ?= release
@@ -15,28 +15,36 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 
-.PHONY: all deps build run test lint format bench bench-deps bench-peers build-bench fuzz build-fuzz sanitize sanitize-thread \
+.PHONY: all deps test-deps build run test lint format bench bench-deps bench-peers build-bench fuzz build-fuzz sanitize sanitize-thread \
 	sanitize-address install clean
 
 all: build
 
-# libcsv has no pkg-config file on Debian: look for its header, and zlib's and libzstd's (compressed
-# inputs and outputs). groff checks the manual in the tests, the zstd tool the compressed outputs,
-# xmllint (libxml2-utils) the JUnit XML against its schema, and Chromium renders the HTML report
-# (headless) in the tests.
-deps:
+# Installs the Debian packages whose check (a shell test) fails: $(call install-missing,TEST PACKAGE ...)
+define install-missing
 	@missing=""; \
-	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
-	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
-	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
-	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
-	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
-	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
-	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	$(1) \
 	if [ -n "$$missing" ]; then \
 		echo "Installing$$missing…"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+endef
+
+# What building needs. libcsv has no pkg-config file on Debian: look for its header, and zlib's
+# and libzstd's (compressed inputs and outputs).
+deps:
+	$(call install-missing,[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
+	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
+	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev";)
+
+# What the tests need besides: groff checks the manual, the zstd tool the compressed outputs,
+# xmllint (libxml2-utils) the JUnit XML against its schema, and Chromium renders the HTML report
+# (headless). Building or running the demo does not install them.
+test-deps: deps
+	$(call install-missing,command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
+	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
+	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium";)
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product maskclean
@@ -56,7 +64,7 @@ run: build
 	echo "HTML report:     $(DEMO_OUT)/report.html (open it in a browser)"; \
 	echo "maskclean exited $$status ($$( [ $$status = 0 ] && echo 'every threshold met' || echo 'a minComplete threshold was not met'))."
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) lint
@@ -121,11 +129,11 @@ build-fuzz: deps
 # libraries' memory that is not ours to free.
 sanitize: sanitize-thread sanitize-address
 
-sanitize-thread: deps
+sanitize-thread: test-deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
-sanitize-address: deps
+sanitize-address: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/.lsan-suppressions \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan

@@ -25,7 +25,7 @@ struct HTMLReportBrowserTests {
     /// Each run has a profile of its own, so that tests running at once do not share one.
     static func chromium(_ arguments: [String], page: String, in folder: TemporaryFolder) throws -> Data {
         guard let chromium else {
-            throw BrowserError("chromium not found: `make test` (or `make deps`) installs it")
+            throw BrowserError("chromium not found: `make test` (or `make test-deps`) installs it")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
