@@ -53,25 +53,7 @@ struct CSVPlainLineTests {
         let folder = try TemporaryFolder()
         try folder.write("data.csv", Self.straddlingLines(delimiter: delimiter))
         let separator = delimiter == "," ? nil : UInt8(ascii: delimiter.unicodeScalars.first!)
-        var runs: [(clean: [UInt8], bad: [UInt8], report: String)] = []
-        for split in [true, false] {
-            let outcome = try runPipeline(
-                spec: PipelineTests.spec, input: "data.csv", in: folder, output: "clean-\(split).csv",
-                report: "report-\(split).json", policy: .quarantine, quarantine: "bad-\(split).csv",
-                chunkSize: chunkSize, delimiter: separator, splitsPlainLines: split)
-            _ = try #require(outcome.report, "\(outcome.error?.message ?? "")")
-            runs.append(
-                (
-                    try folder.read("clean-\(split).csv"), try folder.read("bad-\(split).csv"),
-                    try folder.text("report-\(split).json")
-                ))
-        }
-        let sameClean = runs[0].clean == runs[1].clean
-        let sameBad = runs[0].bad == runs[1].bad
-        #expect(sameClean, "split: \(String(decoding: runs[0].clean, as: UTF8.self))")
-        #expect(sameBad, "split: \(String(decoding: runs[0].bad, as: UTF8.self))")
-        #expect(runs[0].report == runs[1].report)
-        #expect(runs[0].clean.count { $0 == 0x0A } > 80)
-        #expect(runs[0].bad.count { $0 == 0x0A } > 20)
+        try PipelineTests.expectSplitAsLibcsv(
+            in: folder, delimiter: separator, chunkSize: chunkSize, jobs: 1, goodLines: 80, badLines: 20)
     }
 }

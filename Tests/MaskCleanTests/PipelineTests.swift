@@ -287,12 +287,25 @@ struct PipelineTests {
         let folder = try TemporaryFolder()
         try folder.write("data.csv", Self.mixedLines(delimiter: delimiter))
         let separator = delimiter == "\t" ? UInt8(ascii: "\t") : nil
+        try Self.expectSplitAsLibcsv(
+            in: folder, delimiter: separator, chunkSize: chunkSize, jobs: 2, goodLines: 100, badLines: 30)
+    }
+
+    /// Runs `data.csv` of `folder` under `--quarantine` with lines split without libcsv and through
+    /// libcsv, and expects the same records, quarantine and report, byte for byte (invalid UTF-8
+    /// included; shown as text when they differ). The runs must have read real records: more than
+    /// `goodLines` out and `badLines` quarantined, not an empty file twice.
+    static func expectSplitAsLibcsv(
+        in folder: TemporaryFolder, delimiter: UInt8?, chunkSize: Int, jobs: Int, goodLines: Int,
+        badLines: Int
+    ) throws {
         var runs: [(clean: [UInt8], bad: [UInt8], report: String)] = []
         for split in [true, false] {
             let outcome = try runPipeline(
                 spec: Self.spec, input: "data.csv", in: folder, output: "clean-\(split).csv",
-                report: "report-\(split).json", policy: .quarantine, quarantine: "bad-\(split).csv", jobs: 2,
-                chunkSize: chunkSize, delimiter: separator, splitsPlainLines: split)
+                report: "report-\(split).json", policy: .quarantine, quarantine: "bad-\(split).csv",
+                jobs: jobs,
+                chunkSize: chunkSize, delimiter: delimiter, splitsPlainLines: split)
             let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
             #expect(report.rows == report.columns[0].stats.cells + report.rejectedCount)
             runs.append(
@@ -301,15 +314,13 @@ struct PipelineTests {
                     try folder.text("report-\(split).json")
                 ))
         }
-        // Compared byte for byte (invalid UTF-8 included), shown as text when they differ.
         let sameClean = runs[0].clean == runs[1].clean
         let sameBad = runs[0].bad == runs[1].bad
         #expect(sameClean, "split: \(String(decoding: runs[0].clean, as: UTF8.self))")
         #expect(sameBad, "split: \(String(decoding: runs[0].bad, as: UTF8.self))")
         #expect(runs[0].report == runs[1].report)
-        // The run read real records: good and bad ones, not an empty file twice.
-        #expect(runs[0].clean.count { $0 == 0x0A } > 100)
-        #expect(runs[0].bad.count { $0 == 0x0A } > 30)
+        #expect(runs[0].clean.count { $0 == 0x0A } > goodLines)
+        #expect(runs[0].bad.count { $0 == 0x0A } > badLines)
     }
 
     @Test("CSV skip: the same records left out, no quarantine file", arguments: [1, 64])
