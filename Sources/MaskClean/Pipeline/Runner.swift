@@ -31,6 +31,10 @@ public struct RunOptions: Sendable {
     public var compression: OutputCompression = .byExtension
     /// The compression level; nil for the compression's default (`Compressor.defaultLevel`).
     public var compressionLevel: Int?
+    /// The input is one partition of a larger one: its identifier (`--part`), and the row its
+    /// first record is (`--first-row`), which the report's samples are numbered from.
+    public var part: String?
+    public var firstRow: Int?
 
     /// How the records are compressed, if they are: as asked, or by the output's extension.
     var recordsCompression: Compression? {
@@ -94,6 +98,7 @@ public enum Runner {
             case .json: report = try run.mask(JSONArraySource(input: input, settings))
             }
             report.input = options.input
+            report.placeInPartition(part: options.part, firstRow: options.firstRow)
             if options.redactSamples { report.redactSamples() }
             let html = options.html.map { _ in
                 HTMLReport.page(report, input: options.input, spec: spec.file, elapsed: clock.now - started)
@@ -148,7 +153,7 @@ private struct RunSetup {
             // Each processor has an encoder of its own: one shared by the workers had its
             // reference count bumped by both cores, so reading it for every cell missed the cache.
             makeProcessor: { source.makeProcessor(makeEncoder()) })
-        try source.finish(totals)
+        try source.finish(&totals)
         try outputs.writeRecords(framing.closing)
         return totals.report
     }

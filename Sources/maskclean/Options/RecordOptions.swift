@@ -13,27 +13,7 @@ struct RecordOptions: ParsableArguments {
     )
     var input: String
 
-    @Option(help: "Write the completeness report (JSON) to this file.")
-    var report: String?
-
-    @Option(
-        help: "Write the report as JUnit XML to this file (GitLab, Jenkins, Azure DevOps show it as tests).")
-    var junit: String?
-
-    @Option(help: "Write the report as a Markdown summary to this file (a CI page, a pull-request comment).")
-    var markdown: String?
-
-    @Flag(help: "Show sample values by their shape only in every report: letters as x or X, digits as 9.")
-    var redactSamples = false
-
-    @Option(
-        help: ArgumentHelp(
-            "GitHub Actions annotations for failing and warning columns (default: github when GITHUB_ACTIONS=true).",
-            valueName: "github|none"))
-    var annotations: AnnotationsChoice?
-
-    @Option(help: "Write the report as one self-contained HTML page to this file.")
-    var html: String?
+    @OptionGroup var reportOutputs: ReportOptions
 
     @Option(help: "The input's format, when its extension does not say it.")
     var inputFormat: FormatChoice?
@@ -69,6 +49,18 @@ struct RecordOptions: ParsableArguments {
             """)
     var escapeFormulas = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The input is one partition of a larger one: name it in the report (its samples and rejected records carry it), for `maskclean merge`.",
+            valueName: "id"))
+    var part: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Number the input's first record as row N in the report, for a partition whose place in the whole input is known (default 1).",
+            valueName: "n"))
+    var firstRow: Int?
+
     /// More workers than this only cost memory: the work is split among the cores.
     static let maximumJobs = 256
 
@@ -82,6 +74,15 @@ struct RecordOptions: ParsableArguments {
         if onError == .fail && quarantine != nil {
             throw ValidationError(
                 "--quarantine keeps going past bad records; it cannot go with --on-error fail")
+        }
+        if let part,
+            part.isEmpty || part.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
+            throw ValidationError("--part needs an identifier: a non-empty name without control characters")
+        }
+        if let firstRow, firstRow < 1 {
+            throw ValidationError(
+                "--first-row must be 1 or more (the row number of the input's first record)")
         }
         _ = try delimiterByte()
     }
@@ -104,22 +105,24 @@ struct RecordOptions: ParsableArguments {
     /// The settings for the frontend; `output` is nil for `check`.
     func settings(output: String?, outputFormat: FormatChoice?) throws -> Frontend.Settings {
         var options = RunOptions(
-            input: input, output: output, report: report,
+            input: input, output: output, report: reportOutputs.report,
             jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
         options.inputFormat = inputFormat?.format
         options.outputFormat = outputFormat?.format
         options.delimiter = try delimiterByte()
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
-        options.html = html
+        options.html = reportOutputs.html
         options.escapeFormulas = escapeFormulas
-        options.junit = junit
-        options.markdown = markdown
-        options.redactSamples = redactSamples
-        let environment = ProcessInfo.processInfo.environment
+        options.junit = reportOutputs.junit
+        options.markdown = reportOutputs.markdown
+        options.redactSamples = reportOutputs.redactSamples
+        options.part = part
+        options.firstRow = firstRow
+        let shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
         var settings = Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
-        settings.annotations = annotations.map { $0 == .github } ?? (environment["GITHUB_ACTIONS"] == "true")
-        settings.stepSummary = environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+        settings.annotations = shown.annotations
+        settings.stepSummary = shown.stepSummary
         return settings
     }
 }
