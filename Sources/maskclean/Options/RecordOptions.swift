@@ -88,6 +88,11 @@ struct RecordOptions: ParsableArguments {
     }
 
     func delimiterByte() throws -> UInt8? {
+        try Self.delimiterByte(delimiter)
+    }
+
+    /// The byte `--delimiter` names (`describe` reads it as `run` does).
+    static func delimiterByte(_ delimiter: String?) throws -> UInt8? {
         guard let delimiter else { return nil }
         switch delimiter {
         case "tab", "\\t", "\t": return 0x09

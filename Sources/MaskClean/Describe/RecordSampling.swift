@@ -1,0 +1,149 @@
+/// What `maskclean describe` reads (docs/command-line.md): the input, read as `run` reads it, and
+/// how many of its records to look at.
+public struct DescribeOptions: Sendable {
+    public var input: String
+    public var inputFormat: RecordFormat?
+    /// The CSV field delimiter; by default `,` (tab for TSV).
+    public var delimiter: UInt8?
+    /// The most records to read; 0 reads them all.
+    public var sample = RecordSample.defaultSize
+    /// Propose only these columns (`--only`), in the input's order; nil for every column.
+    public var only: [String]?
+
+    public init(input: String) {
+        self.input = input
+    }
+}
+
+/// The first records of an input, column by column: each column's cells as text, in record order.
+/// A cell that is missing, JSON `null` or the empty string is `""`, as a run counts it empty.
+struct RecordSample {
+    static let defaultSize = 10_000
+
+    /// The input's name in messages (`stdin` for `-`).
+    var file: String
+    /// Records read.
+    var records = 0
+    /// The columns in input order: a CSV header's names, or JSON keys as first met.
+    var columns: [String] = []
+    /// Each column's cells, one a record.
+    var cells: [[String]] = []
+    /// For each column, how many cells held a JSON object, array or boolean, which no run masks.
+    var unmaskable: [Int] = []
+    private var columnIndex: [String: Int] = [:]
+
+    /// Reads up to `options.sample` records (all for 0) with the readers `run` uses: the same
+    /// formats, decompression and errors. Records are read a chunk at a time and reading stops
+    /// once enough are in, so a huge input is not read to its end.
+    static func read(_ options: DescribeOptions) throws(MaskCleanError) -> RecordSample {
+        let format: RecordFormat
+        if let chosen = options.inputFormat {
+            format = chosen
+        } else {
+            format = try Runner.format(of: options.input)
+        }
+        let input = try InputFile(path: options.input)
+        // The records are read as a run with no masked column that writes NDJSON, whose text
+        // `add(_:)` reads back: a CSV record's fields then come keyed by the header's names.
+        var runOptions = RunOptions(input: options.input, output: nil, jobs: 1)
+        runOptions.inputFormat = format
+        runOptions.outputFormat = .ndjson
+        runOptions.chunkSize = 64 << 10
+        let settings = SourceSettings(
+            spec: Spec(file: "", notations: [], columns: []), options: runOptions, outputFormat: .ndjson,
+            delimiter: options.delimiter ?? format.defaultDelimiter)
+        var sample = RecordSample(file: input.name)
+        let limit = options.sample > 0 ? options.sample : Int.max
+        switch format {
+        case .csv, .tsv: try sample.read(CSVSource(input: input, settings), input, runOptions, limit: limit)
+        case .ndjson: try sample.read(NDJSONSource(input: input, settings), input, runOptions, limit: limit)
+        case .json: try sample.read(JSONArraySource(input: input, settings), input, runOptions, limit: limit)
+        }
+        return sample
+    }
+
+    private mutating func read<Source: RecordSource>(
+        _ source: Source, _ input: InputFile, _ options: RunOptions, limit: Int
+    ) throws(MaskCleanError) {
+        let start = source.start
+        for name in start.columnNames ?? [] { _ = column(name) }
+        let encoder = RecordFraming(format: .ndjson, delimiter: UInt8(ascii: ","))
+            .makeEncoder(columnNames: start.columnNames ?? [], escapeFormulas: false)
+        let reader = ChunkReader(
+            input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
+            maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
+            firstLine: start.nextLine)
+        let processor = source.makeProcessor(encoder)
+        var returned: ByteBuffer?
+        while records < limit, let event = try reader.next(into: returned) {
+            switch event {
+            case .chunk(let chunk):
+                let result = processor.process(chunk, into: ByteBuffer())
+                add(result.output.bytes, limit: limit)
+                // A bad record past the records wanted is none of the sample's business.
+                if let fatal = result.fatal, records < limit { throw fatal }
+                returned = chunk.buffer
+            case .oversizedRecord(let line):
+                let problem = RecordProblem.tooLong(
+                    maximum: reader.maximumRecordBytes, insideQuotedField: reader.isInsideQuotedField)
+                throw .data(input.name, line: line, problem.description)
+            case .brokenStructure(let line):
+                throw .data(
+                    input.name, line: line,
+                    "the array's structure is broken here (a bracket that closes the wrong one, or a string whose closing quote is missing)"
+                )
+            }
+        }
+    }
+
+    /// Adds the records of NDJSON text (what the reader wrote), up to `limit` in all: each
+    /// top-level member's value as a cell (strings decoded, numbers as written).
+    private mutating func add(_ text: UnsafeBufferPointer<UInt8>, limit: Int) {
+        var scanner = JSONScanner(text)
+        let reader = JSONScanner(text)
+        while records < limit, let next = scanner.peek() {
+            if next == UInt8(ascii: ",") {
+                scanner.position += 1
+                continue
+            }
+            var record: [(Int, String?)] = []
+            // The reader wrote this text from records it checked: it scans.
+            var members: [(key: JSONToken, value: JSONToken)] = []
+            do {
+                _ = try scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
+                    members.append((key, value))
+                }
+            } catch {
+                return  // the reader wrote this text from records it checked: not reached
+            }
+            for (key, value) in members {
+                let index = column(reader.decodeString(key) ?? "")
+                switch value.kind {
+                case .string: record.append((index, reader.decodeString(value) ?? ""))
+                case .number: record.append((index, reader.plainDecimal(value) ?? ""))
+                case .null: record.append((index, ""))
+                case .object, .array, .bool: record.append((index, nil))
+                }
+            }
+            for index in cells.indices { cells[index].append("") }
+            for (index, cell) in record {
+                if let cell {
+                    cells[index][records] = cell
+                } else {
+                    unmaskable[index] += 1
+                }
+            }
+            records += 1
+        }
+    }
+
+    /// The index of the column `name`, added (empty for the records before) if new.
+    private mutating func column(_ name: String) -> Int {
+        if let index = columnIndex[name] { return index }
+        columnIndex[name] = columns.count
+        columns.append(name)
+        cells.append(Array(repeating: "", count: records))
+        unmaskable.append(0)
+        return columns.count - 1
+    }
+}

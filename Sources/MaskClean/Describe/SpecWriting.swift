@@ -1,0 +1,163 @@
+/// The proposed spec as text (docs/command-line.md, `describe`): YAML with a comment for every
+/// column, or plain JSON. Both say the same; every string is quoted, so that no YAML reader takes
+/// a format such as `0000` for a number.
+extension SpecProposal {
+    /// Where the YAML's first line points editors for the spec's JSON Schema: a file beside the
+    /// spec, which `maskclean schema > spec.schema.json` writes (docs/spec.schema.json).
+    public static let schemaLine = "# yaml-language-server: $schema=spec.schema.json"
+
+    /// The strategy proposed for every column: a cell is lossy or incomplete only when no format
+    /// takes it whole, which is what batch work wants (docs/mask-syntax.md).
+    static let strategy = "bestStatus"
+
+    /// The spec as JSON.
+    public var json: String { Self.json(proposed) }
+
+    static func json(_ columns: [ColumnProposal]) -> String {
+        var writer = JSONTextWriter()
+        writer.beginObject()
+        writer.key("columns")
+        writer.beginArray()
+        for column in columns {
+            writer.element()
+            writer.beginObject()
+            for (key, value) in members(column) {
+                writer.key(key)
+                switch value {
+                case .list(let list):
+                    writer.beginArray()
+                    for item in list {
+                        writer.element()
+                        writer.raw(JSONTextWriter.quoted(item))
+                    }
+                    writer.endArray()
+                case .text(let text): writer.raw(JSONTextWriter.quoted(text))
+                case .number(let number): writer.raw(number)
+                }
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return writer.text + "\n"
+    }
+
+    /// The spec as YAML, each column with a comment of its figures, and a comment for each column
+    /// left out saying why.
+    public var yaml: String {
+        var lines = [
+            Self.schemaLine,
+            "# Proposed by maskclean describe from \(records) records of \(Self.quoted(file)).",
+            "# Edit it, then try it on the data: maskclean check SPEC INPUT",
+            "columns:",
+        ]
+        for column in columns {
+            let name = Self.quoted(column.name)
+            if let reason = column.leftOut {
+                lines.append("  # \(name) left out: \(reason).")
+                continue
+            }
+            var figures = "  # \(name): \(column.values) values sampled"
+            if column.empty > 0 { figures += " (and \(column.empty) empty)" }
+            if let kind = column.kind {
+                figures += ", \(Describer.percent(column.covered, of: column.values)) \(kind)"
+            } else {
+                figures +=
+                    ", \(Describer.percent(column.covered, of: column.values)) in these formats' shapes"
+            }
+            lines.append(
+                figures + (column.notes.isEmpty ? "" : "; " + column.notes.joined(separator: "; ")) + ".")
+            var outcome = "  #   \(Describer.percent(column.complete, of: column.values)) complete"
+            if !column.uncovered.isEmpty {
+                outcome +=
+                    "; not complete, by shape: "
+                    + column.uncovered.map { "\(Self.quoted($0.shape)) \($0.count)" }.joined(separator: ", ")
+            }
+            lines.append(outcome + ".")
+            for (index, (key, value)) in Self.members(column).enumerated() {
+                let lead = index == 0 ? "  - " : "    "
+                switch value {
+                case .list(let list):
+                    lines.append(lead + key + ":")
+                    lines += list.map { "      - " + Self.quoted($0) }
+                case .text(let text): lines.append(lead + key + ": " + Self.quoted(text))
+                case .number(let number): lines.append(lead + key + ": " + number)
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A column's keys in the order both forms write them: strings, lists of strings, and
+    /// `minComplete` as its number's text.
+    private static func members(_ column: ColumnProposal) -> [(String, Member)] {
+        var members: [(String, Member)] = [
+            ("name", .text(column.name)), ("format", .text(column.formats[0])),
+        ]
+        if column.formats.count > 1 {
+            members.append(("affineFormats", .list(Array(column.formats.dropFirst()))))
+        }
+        members.append(("affinityStrategy", .text(strategy)))
+        members.append(("minComplete", .number(minComplete(column.minCompleteHundredths))))
+        return members
+    }
+
+    /// Hundredths as the shortest decimal: `0.9`, `0.93`, `1`, `0`.
+    static func minComplete(_ hundredths: Int) -> String {
+        switch hundredths {
+        case 100: return "1"
+        case 0: return "0"
+        case let tenths where tenths % 10 == 0: return "0.\(tenths / 10)"
+        default: return hundredths < 10 ? "0.0\(hundredths)" : "0.\(hundredths)"
+        }
+    }
+
+    /// A YAML double-quoted string: `"` and `\` escaped, and every control or formatting
+    /// character (a line break, a mark that reorders text) written as an escape, so that a
+    /// string, and a comment quoting one, stays on its line and reads as it is.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.unicodeScalars.map(escaped).joined() + "\""
+    }
+
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        if scalar == "\"" || scalar == "\\" { return "\\" + String(scalar) }
+        let invisible: Set<Unicode.GeneralCategory> = [
+            .control, .format, .lineSeparator, .paragraphSeparator,
+        ]
+        guard invisible.contains(scalar.properties.generalCategory) else { return String(scalar) }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let width = scalar.value > 0xFFFF ? 8 : 4
+        return (width == 8 ? "\\U" : "\\u") + String(repeating: "0", count: width - hex.count) + hex
+    }
+
+    /// Writes the spec to `path`: JSON for `.json`, YAML for `.yaml` or `.yml`, through a
+    /// temporary file renamed into place, so that a failure leaves nothing half-written.
+    public func write(to path: String) throws(MaskCleanError) {
+        let text = try Self.isJSON(path) ? json : yaml
+        let output = try OutputFile(path: path)
+        do throws(MaskCleanError) {
+            try output.write(Array(text.utf8))
+            try output.commit()
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// Whether a spec written to `path` is JSON (`.json`) rather than YAML (`.yaml`, `.yml`);
+    /// any other extension is a usage error.
+    public static func isJSON(_ path: String) throws(MaskCleanError) -> Bool {
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".json") { return true }
+        if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return false }
+        throw .usage("-o \(path): a spec is written as .yaml, .yml or .json")
+    }
+}
+
+/// A value of a column's member, as both forms write it.
+private enum Member {
+    case text(String)
+    case list([String])
+    /// A number's text, written unquoted.
+    case number(String)
+}

@@ -1,0 +1,89 @@
+/// A value's shape (docs/command-line.md, `describe`): each digit a digit slot, each letter a
+/// letter slot, every other character itself. Values of one shape fit one format, which the
+/// shape writes in the input-mask syntax: runs of slots become `[...]` blocks and the other
+/// characters stay free characters, so `(555) 123-4567` is `([000]) [000]-[0000]`.
+struct ValueShape: Hashable, Sendable {
+    enum Step: Hashable, Sendable {
+        case digit, letter
+        case literal(Character)
+    }
+
+    var steps: [Step]
+
+    /// Slots are judged as the engine judges them (docs/mask-syntax.md): a digit is a decimal
+    /// digit (Unicode Nd), a letter a letter or mark (L, M), and a character of several code
+    /// points fits a slot only when every one of them fits.
+    init(_ value: String) {
+        steps = value.map { character in
+            let categories = character.unicodeScalars.map(\.properties.generalCategory)
+            if categories.allSatisfy({ $0 == .decimalNumber }) { return .digit }
+            if categories.allSatisfy(Self.isLetterOrMark) { return .letter }
+            return .literal(character)
+        }
+    }
+
+    /// The shape as an input-mask format that every value of the shape fills exactly.
+    var format: String {
+        var text = ""
+        var index = 0
+        while index < steps.count {
+            switch steps[index] {
+            case .literal(let character):
+                text += Self.freeCharacter(character)
+                index += 1
+            case .digit, .letter:
+                let kind = steps[index]
+                var end = index
+                while end < steps.count && steps[end] == kind { end += 1 }
+                text += "[" + String(repeating: kind == .digit ? "0" : "A", count: end - index) + "]"
+                index = end
+            }
+        }
+        return text
+    }
+
+    /// The shape without the characters a format may drop or insert without loss (spaces,
+    /// punctuation, symbols: docs/cell-status.md): values of one skeleton fit the format of any
+    /// shape of it, so `[0000] [0000] [0000] [0000]` takes `[0000000000000000]` whole.
+    var skeleton: [Step] {
+        steps.filter { step in
+            guard case .literal(let character) = step, let first = character.unicodeScalars.first else {
+                return true
+            }
+            switch first.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+                return true
+            default: return false
+            }
+        }
+    }
+
+    /// Whether the shape is one run of digits and nothing else.
+    var isDigitsOnly: Bool { !steps.isEmpty && steps.allSatisfy { $0 == .digit } }
+
+    /// Whether the shape holds a run of at least `length` letters (a word, in free text).
+    func hasLetterRun(of length: Int) -> Bool {
+        var run = 0
+        for step in steps {
+            run = step == .letter ? run + 1 : 0
+            if run >= length { return true }
+        }
+        return false
+    }
+
+    /// A character written as a free character of a format: the characters that open or close
+    /// blocks, and the backslash, are escaped.
+    static func freeCharacter(_ character: Character) -> String {
+        "[]{}\\".contains(character) ? "\\\(character)" : String(character)
+    }
+
+    private static func isLetterOrMark(_ category: Unicode.GeneralCategory) -> Bool {
+        switch category {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .nonspacingMark, .spacingMark, .enclosingMark:
+            true
+        default: false
+        }
+    }
+}

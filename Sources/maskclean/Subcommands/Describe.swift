@@ -1,0 +1,95 @@
+import ArgumentParser
+import MaskClean
+
+// maskclean describe INPUT [-o SPEC] [--sample N] [--only a,b,...] [--input-format F] [--delimiter D]
+//
+// Reads the first records of an export and proposes a spec for it: a format and its alternatives
+// for each column whose values have a recognised kind or a few shapes, with the figures behind
+// them, and why the other columns were left out.
+struct Describe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Propose a spec from the data: formats for the columns that have them, with their figures.",
+        discussion: """
+            Reads the first records with the readers of `run` and, for each column, counts its values' \
+            shapes and recognises North American phone numbers, card numbers, dates and US ZIP codes, \
+            which get a canonical format. A column is proposed when its kind or its formats cover at \
+            least half of its non-empty values, with minComplete set to the share of the sample that \
+            came out complete (rounded down), so that `maskclean check` passes on the sample. The spec \
+            is YAML with a comment of figures for each column (JSON for -o x.json). Edit it, then run \
+            `maskclean check` with it.
+            """)
+
+    @Argument(
+        help:
+            "The records to look at: a .csv, .tsv, .json (array of objects) or .ndjson/.jsonl file, or - for stdin."
+    )
+    var input: String
+
+    @Option(help: "The input's format, when its extension does not say it.")
+    var inputFormat: FormatChoice?
+
+    @Option(help: "The CSV field delimiter: one character, or 'tab' (default: , or tab for TSV).")
+    var delimiter: String?
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the spec to this file: YAML for .yaml or .yml, JSON for .json (default: YAML on stdout).",
+            valueName: "spec"))
+    var output: String?
+
+    @Option(
+        help: ArgumentHelp("Read the first N records (0 for all).", valueName: "n"))
+    var sample = 10_000
+
+    @Option(
+        help: ArgumentHelp(
+            "Propose only these columns (names separated by commas); each must be in the input.",
+            valueName: "names"))
+    var only: String?
+
+    mutating func validate() throws {
+        if sample < 0 {
+            throw ValidationError("--sample must be 0 (every record) or more")
+        }
+        if let names = onlyNames, names.contains(where: \.isEmpty) {
+            throw ValidationError("--only needs column names separated by commas, none of them empty")
+        }
+        _ = try RecordOptions.delimiterByte(delimiter)
+    }
+
+    private var onlyNames: [String]? {
+        only.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    func run() throws {
+        StandardStreams.occupyClosed()
+        Signals.install()
+        var options = DescribeOptions(input: input)
+        options.inputFormat = inputFormat?.format
+        options.delimiter = try RecordOptions.delimiterByte(delimiter)
+        options.sample = sample
+        options.only = onlyNames
+        do throws(MaskCleanError) {
+            let toFile = output.map { $0 != "-" } ?? false
+            if let output, toFile { _ = try SpecProposal.isJSON(output) }
+            let proposal = try Describer.describe(options)
+            if let output, toFile {
+                try proposal.write(to: output)
+                let names = proposal.proposed.map(\.name).joined(separator: ", ")
+                Diagnostics.print(
+                    visible(
+                        "\(output): \(proposal.proposed.count) of \(proposal.columns.count) columns proposed (\(names)) from \(proposal.records) records"
+                    ))
+            } else {
+                var standardOutput = StandardOutput()
+                try standardOutput.write(proposal.yaml)
+                try standardOutput.flush()
+            }
+        } catch {
+            if error.isBrokenPipe { return }
+            Diagnostics.error(error)
+            throw ExitCode(error.status.rawValue)
+        }
+    }
+}
