@@ -75,7 +75,11 @@ struct RecordSample {
             firstLine: start.nextLine)
         let processor = source.makeProcessor(encoder)
         var returned: ByteBuffer?
-        while records < limit, let event = try reader.next(into: returned) {
+        while records < limit {
+            // Chunks of about the records still wanted: the reader hands them out as soon as
+            // they are in, and a pipe that trickles (or never ends) is not waited on for more.
+            if limit < Int.max { reader.recordBudget = limit - records }
+            guard let event = try reader.next(into: returned) else { break }
             switch event {
             case .chunk(let chunk):
                 let result = processor.process(chunk, into: ByteBuffer())

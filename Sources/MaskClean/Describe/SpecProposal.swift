@@ -75,7 +75,7 @@ public enum Describer {
             let reasons = columns.map { "\($0.name): \($0.leftOut ?? "")" }.joined(separator: "; ")
             throw .data(
                 sample.file, line: nil,
-                "no column to propose from \(sample.records) records"
+                "no column to propose from \(plural(sample.records, "record"))"
                     + (reasons.isEmpty ? "" : " (\(reasons))"))
         }
         // Every proposed format compiles: the spec as written loads.
@@ -91,11 +91,12 @@ public enum Describer {
         var column = ColumnProposal(name: name, values: values.count, empty: cells.count - values.count)
         if unmaskable > 0 {
             column.values += unmaskable
-            column.leftOut = "\(unmaskable) values are JSON objects, arrays or booleans, which are not masked"
+            column.leftOut =
+                "JSON objects, arrays or booleans, which are not masked, in \(plural(unmaskable, "value"))"
             return column
         }
         guard !values.isEmpty else {
-            column.leftOut = "all \(cells.count) sampled cells are empty"
+            column.leftOut = "every sampled cell is empty (\(plural(cells.count, "record")))"
             return column
         }
         var shapes: [ValueShape: Int] = [:]
@@ -133,7 +134,7 @@ public enum Describer {
             let failingLuhn = values.count { ValueKind.failsLuhn($0) }
             if failingLuhn > 0 {
                 column.notes.append(
-                    "\(failingLuhn) have 13 to 19 digits like a card number but fail the Luhn check")
+                    "\(failingLuhn) like card numbers (13 to 19 digits) but failing the Luhn check")
             }
         }
         try measure(&column, values)
@@ -158,7 +159,8 @@ public enum Describer {
         let wordy = ranked.filter { $0.shape.hasLetterRun(of: 3) }
         let withWords = wordy.reduce(0) { $0 + $1.count }
         if withWords * 2 >= values, (wordy.first?.count ?? 0) * 2 < withWords {
-            return "free text: \(withWords) of \(values) values have words, in \(ranked.count) shapes"
+            return
+                "free text: words in \(withWords) of \(plural(values, "value")), \(plural(ranked.count, "shape"))"
         }
         if ranked.count > 1, ranked.allSatisfy({ $0.shape.isDigitsOnly }) {
             return
@@ -187,6 +189,11 @@ public enum Describer {
             .map {
                 ShapeCount(shape: $0.key, count: $0.value)
             }
+    }
+
+    /// `1 value`, `2 values`.
+    static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)" + (count == 1 ? "" : "s")
     }
 
     /// `84.21%`, rounded down: a share never shows more than there is.

@@ -47,7 +47,7 @@ extension SpecProposal {
     public var yaml: String {
         var lines = [
             Self.schemaLine,
-            "# Proposed by maskclean describe from \(records) records of \(Self.quoted(file)).",
+            "# Proposed by maskclean describe from \(Describer.plural(records, "record")) of \(Self.quoted(file)).",
             "# Edit it, then try it on the data: maskclean check SPEC INPUT",
             "columns:",
         ]
@@ -57,7 +57,7 @@ extension SpecProposal {
                 lines.append("  # \(name) left out: \(reason).")
                 continue
             }
-            var figures = "  # \(name): \(column.values) values sampled"
+            var figures = "  # \(name): \(Describer.plural(column.values, "value")) sampled"
             if column.empty > 0 { figures += " (and \(column.empty) empty)" }
             if let kind = column.kind {
                 figures += ", \(Describer.percent(column.covered, of: column.values)) \(kind)"

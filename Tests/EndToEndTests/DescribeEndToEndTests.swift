@@ -1,0 +1,122 @@
+import Foundation
+import MaskClean
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `maskclean describe` as a user runs it: the spec it proposes passes `maskclean check` on the
+/// data it was proposed from, and it stops reading once it has its sample.
+@Suite("describe proposes a spec that check passes")
+struct DescribeEndToEndTests {
+    /// The demo export and two exports of other shapes and formats (TSV with day-first dates and
+    /// Luhn-valid cards; a JSON array with numbers, nested values and an all-null key).
+    static let inputs = [
+        "demo/customers.csv", "cases/describe-orders-tsv/orders.tsv",
+        "cases/describe-contacts-json/contacts.json",
+    ]
+
+    @Test("describe, then check with the proposed spec on the same data, exits 0", arguments: inputs)
+    func proposedSpecPassesCheck(_ input: String) throws {
+        let scratch = try TemporaryFolder()
+        let spec = scratch.url.appendingPathComponent("spec.json").path
+        let described = try Maskclean.run(["describe", Maskclean.fixture(input), "-o", spec])
+        #expect(described.status == 0, "stderr: \(described.stderr)")
+        let checked = try Maskclean.run(["check", spec, Maskclean.fixture(input), "--quiet"])
+        #expect(checked.status == 0, "stderr: \(checked.stderr)")
+        // The thresholds are the sample's own: each is met, and not by more than a hundredth.
+        let report = scratch.url.appendingPathComponent("report.json").path
+        _ = try Maskclean.run(["check", spec, Maskclean.fixture(input), "--quiet", "--report", report])
+        let columns =
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
+                    as? [String: Any])["columns"] as? [[String: Any]]
+        #expect(columns?.isEmpty == false)
+        for column in columns ?? [] {
+            let ratio = try #require(column["completeRatio"] as? Double)
+            let threshold = try #require(column["minComplete"] as? Double)
+            #expect(ratio >= threshold && ratio - threshold < 0.01, "\(column["name"] ?? "")")
+        }
+    }
+
+    @Test("the demo export gets phone, card, date and zip, and nothing for names, notes and ids")
+    func demoColumns() throws {
+        let outcome = try Maskclean.run(["describe", Maskclean.fixture("demo/customers.csv"), "-o", "-"])
+        #expect(outcome.status == 0)
+        let text = outcome.stdoutText
+        let proposed = text.split(separator: "\n").filter { $0.hasPrefix("  - name: ") }
+        #expect(
+            proposed == [
+                #"  - name: "phone""#, #"  - name: "card""#, #"  - name: "date""#, #"  - name: "zip""#,
+            ])
+        #expect(text.contains(#"# "name" left out: free text"#))
+        #expect(text.contains(#"# "note" left out: free text"#))
+        #expect(text.contains(#"# "id" left out: whole numbers"#))
+        #expect(text.hasPrefix("# yaml-language-server: $schema="))
+    }
+
+    @Test("a gzip input is read as run reads it, and gives the spec the plain input gives")
+    func compressedInput() throws {
+        let scratch = try TemporaryFolder()
+        let compressed = scratch.url.appendingPathComponent("customers.csv.gz")
+        try #require(FileManager.default.createFile(atPath: compressed.path, contents: nil))
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gzip.arguments = ["gzip", "-c", Maskclean.fixture("demo/customers.csv")]
+        gzip.standardOutput = try FileHandle(forWritingTo: compressed)
+        try gzip.run()
+        gzip.waitUntilExit()
+        try #require(gzip.terminationStatus == 0)
+        let fromPlain = try Maskclean.run(["describe", Maskclean.fixture("demo/customers.csv"), "-o", "-"])
+        let fromGzip = try Maskclean.run(["describe", compressed.path])
+        #expect(fromGzip.status == 0, "stderr: \(fromGzip.stderr)")
+        let body = { (text: String) in text.split(separator: "\n").dropFirst(2).joined(separator: "\n") }
+        #expect(body(fromGzip.stdoutText) == body(fromPlain.stdoutText))
+    }
+
+    @Test("with --sample N it stops after N records: a pipe that never ends does not keep it waiting")
+    func stopsAfterSample() throws {
+        let process = Process()
+        process.executableURL = Maskclean.binary
+        process.arguments = ["describe", "-", "--input-format", "csv", "--sample", "20"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var records = "id,phone\n"
+        for row in 1...200 { records += "\(row),(555) 201-\(String(format: "%04d", row))\n" }
+        input.fileHandleForWriting.write(Data(records.utf8))
+        // The pipe stays open: a reader that wanted its end would wait for ever.
+        let outputHandle = output.fileHandleForReading
+        let reader = BackgroundReader { outputHandle.readDataToEndOfFile() }
+        let ended = eventually(seconds: 30) { !process.isRunning }
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(ended, "describe --sample 20 kept reading an open pipe")
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: reader.data, as: UTF8.self)
+        #expect(text.contains("from 20 records of \"stdin\""))
+        #expect(text.contains(#"# "phone": 20 values sampled, 100% North American phone numbers."#))
+    }
+
+    @Test("records after the sample are not judged: a malformed one there does not fail describe")
+    func malformedRecordAfterSample() throws {
+        let scratch = try TemporaryFolder()
+        var text = "id,zip\n"
+        for row in 1...3000 { text += "\(row),\(10000 + row * 7)\n" }
+        text += "3001,\"94105\n"  // an unterminated quote on line 3002
+        let input = try scratch.write("zips.csv", text)
+        let sampled = try Maskclean.run(["describe", input, "--sample", "100"])
+        #expect(sampled.status == 0, "stderr: \(sampled.stderr)")
+        #expect(sampled.stdoutText.contains("from 100 records"))
+        let whole = try Maskclean.run(["describe", input, "--sample", "0", "-o", scratch.path("spec.yaml")])
+        #expect(whole.status == 65)
+        #expect(whole.stderr.contains("zips.csv:3002: unterminated quoted field"), "stderr: \(whole.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("spec.yaml")))
+    }
+}
