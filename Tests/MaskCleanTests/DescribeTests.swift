@@ -1,0 +1,223 @@
+import MaskEngine
+import TestSupport
+import Testing
+
+@testable import MaskClean
+
+/// docs/command-line.md, `describe`: shapes, kinds, what is proposed and why, and the spec text.
+@Suite("describe: proposing a spec from the data")
+struct DescribeTests {
+    @Test(
+        "a value's shape is the format it fills exactly",
+        arguments: [
+            ("(555) 123-4567", "([000]) [000]-[0000]"),
+            ("AB-1234", "[AA]-[0000]"),
+            ("SO-20240001", "[AA]-[00000000]"),
+            ("Zoë 7", "[AAA] [0]"),
+            ("٣٤٥-12", "[000]-[00]"),
+            ("[x]{y}\\", "\\[[A]\\]\\{[A]\\}\\\\"),
+            ("**** 6434", "**** [0000]"),
+        ])
+    func shapeFormat(_ value: String, _ format: String) throws {
+        #expect(ValueShape(value).format == format)
+        // The format compiles and takes the value whole.
+        let mask = try AffineMask(
+            format: format, affineFormats: [], strategy: .bestStatus, autocomplete: true)
+        #expect(mask.apply(value).result.status == .complete, "\(value) in \(format)")
+    }
+
+    @Test("North American phone numbers in their shapes, with extensions; other numbers are not")
+    func phones() {
+        let phones = [
+            "(680) 645-7833", "383.908.6266", "6084623036", "+1 826 879 6703", "1-209-982-4705",
+            "(965) 734-6354 ext. 31", "708-900-2625 x12", "708-900-2625x1234", "(708)9002625 #5",
+        ]
+        for value in phones { #expect(ValueKind.phone.match(value) != nil, "\(value)") }
+        let others = [
+            "763661024l", "84664690", "555-1234", "1234567890", "(065) 734-6354", "708-900-2625 ext", "none",
+        ]
+        for value in others { #expect(ValueKind.phone.match(value) == nil, "\(value)") }
+        guard case .phone(let number) = ValueKind.phone.match("(965) 734-6354 ext. 31") else {
+            Issue.record("not a phone")
+            return
+        }
+        #expect(number.extensionMarker == " ext. ")
+        #expect(number.extensionDigits == 2)
+    }
+
+    @Test("card numbers have 13 to 19 digits and pass the Luhn check")
+    func cards() {
+        #expect(ValueKind.cardDigits("4111 1111 1111 1111") == 16)
+        #expect(ValueKind.cardDigits("3782-822463-10005") == 15)
+        #expect(ValueKind.cardDigits("4111 1111 1111 1112") == nil)
+        #expect(ValueKind.failsLuhn("4111 1111 1111 1112"))
+        #expect(ValueKind.cardDigits("411111111111") == nil)  // 12 digits
+        #expect(!ValueKind.failsLuhn("411111111111"))
+        #expect(ValueKind.cardDigits("**** **** **** 1111") == nil)
+    }
+
+    @Test("dates are told apart by their values' ranges")
+    func dates() {
+        #expect(DateValue("1948-07-13")?.order == .iso)
+        #expect(DateValue("19461214")?.order == .iso)
+        #expect(DateValue("13/07/1948")?.order == .dayFirst)
+        #expect(DateValue("7/13/48")?.order == .monthFirst)
+        #expect(DateValue("3.4.2024")?.order == .either)
+        #expect(DateValue("13/13/2024") == nil)
+        #expect(DateValue("2024-13-01") == nil)
+        #expect(DateValue("12/24/202") == nil)
+        #expect(DateValue("20241301") == nil)
+    }
+
+    @Test("ZIP and ZIP+4 codes")
+    func zips() {
+        #expect(ValueKind.zipPlusFour("06429") == false)
+        #expect(ValueKind.zipPlusFour("72662-3811") == true)
+        for value in ["6429", "064290", "72662 3811", "7266A"] {
+            #expect(ValueKind.zipPlusFour(value[...]) == nil, "\(value)")
+        }
+    }
+
+    @Test("a phone column gets the canonical format and one per extension marker, and its complete share")
+    func phoneColumn() throws {
+        let cells = [
+            "(680) 645-7833", "383.908.6266", "", "6084623036", "+1 826 879 6703", "(965) 734-6354 ext. 31",
+            "763661024l", "555-1234", "1-209-982-4705", "",
+        ]
+        let column = try Describer.propose("phone", cells: cells, unmaskable: 0)
+        #expect(column.leftOut == nil)
+        #expect(column.kind == "North American phone numbers")
+        #expect(column.formats == ["+1 ([000]) [000]-[0000]", "+1 ([000]) [000]-[0000] ext. [09]"])
+        #expect(column.values == 8 && column.empty == 2)
+        #expect(column.covered == 6 && column.complete == 6)
+        #expect(column.minCompleteHundredths == 75)
+        #expect(
+            column.uncovered == [
+                ShapeCount(shape: "[000000000][A]", count: 1), ShapeCount(shape: "[000]-[0000]", count: 1),
+            ])
+    }
+
+    @Test("below half of a kind, the shapes decide; a column of shapes too scattered is left out")
+    func shapeColumns() throws {
+        let codes = Array(repeating: "AB-1234", count: 6) + ["AB1234", "ab-12", "XY-9876"]
+        let column = try Describer.propose("sku", cells: codes, unmaskable: 0)
+        // `AB1234` has the skeleton of `AB-1234` and is complete in its format.
+        #expect(column.formats == ["[AA]-[0000]"])
+        #expect(column.complete == 8)
+        #expect(column.minCompleteHundredths == 88)
+        let scattered = ["A1", "1A-B", "C.2.3", "9_9", "AB/C", "A B1", "1-1-1", "A:1"]
+        let left = try Describer.propose("code", cells: scattered, unmaskable: 0)
+        #expect(left.formats.isEmpty)
+        #expect(left.leftOut?.hasPrefix("too many shapes: 8 in 8 values") == true)
+    }
+
+    @Test("free text, identifiers, empty columns and nested JSON values are left out, each saying why")
+    func leftOut() throws {
+        let names = [
+            "Ava Garcia", "Thảo Lee", "Perez, Emma", "Wyatt Le Blanc", "Nora Robinson", "Zoey Kowalczyk",
+        ]
+        #expect(
+            try Describer.propose("name", cells: names, unmaskable: 0).leftOut?.hasPrefix("free text") == true
+        )
+        let ids = (1...120).map(String.init)
+        #expect(
+            try Describer.propose("id", cells: ids, unmaskable: 0).leftOut?.hasPrefix(
+                "whole numbers of 3 lengths") == true)
+        #expect(
+            try Describer.propose("fax", cells: ["", ""], unmaskable: 0).leftOut
+                == "every sampled cell is empty (2 records)")
+        #expect(
+            try Describer.propose("tags", cells: ["", "", "vip"], unmaskable: 2).leftOut?.contains(
+                "in 2 values") == true)
+    }
+
+    @Test("ambiguous dates say that the data cannot tell day first from month first")
+    func ambiguousDates() throws {
+        let column = try Describer.propose(
+            "birthday", cells: ["3/4/1970", "12/1/1985", "1/11/2001"], unmaskable: 0)
+        #expect(column.formats == ["[09]{/}[09]{/}[0000]"])
+        #expect(column.notes.contains { $0.contains("cannot tell day first from month first") })
+        let iso = try Describer.propose(
+            "placed", cells: ["2024-01-31", "20240301", "31/01/2024"], unmaskable: 0)
+        #expect(iso.formats == ["[0000]{-}[00]{-}[00]", "[00]{/}[00]{/}[0000]"])
+        #expect(iso.complete == 3)
+    }
+
+    @Test("the YAML quotes every string, escapes what would break a line, and says what JSON says")
+    func specText() throws {
+        var column = try Describer.propose(
+            "phone\n\"home\"", cells: ["(680) 645-7833", "0000"], unmaskable: 0)
+        column.name = "phone\n\"home\"\u{202E}"
+        let proposal = SpecProposal(
+            file: "export.csv", records: 2,
+            columns: [
+                column, ColumnProposal(name: "note", leftOut: "free text: words in 2 of 2 values, 2 shapes"),
+            ])
+        let yaml = proposal.yaml
+        #expect(yaml.hasPrefix(SpecProposal.schemaLine + "\n"))
+        #expect(yaml.contains(#"  - name: "phone\u000A\"home\"\u202E""#))
+        #expect(yaml.contains(#"    format: "+1 ([000]) [000]-[0000]""#))
+        #expect(yaml.contains("    minComplete: 0.5\n"))
+        #expect(yaml.contains(#"  # "note" left out: free text: words in 2 of 2 values, 2 shapes."#))
+        #expect(yaml.contains(#"not complete, by shape: "[0000]" 1."#))
+        // Every line is a comment, a key or a list item: no string broke a line.
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            #expect(line.hasPrefix("#") || line.hasPrefix("  ") || line == "columns:", "\(line)")
+        }
+        let spec = try SpecLoader.parse(Array(proposal.json.utf8), file: "proposed.json")
+        #expect(spec.columns.map(\.name) == ["phone\n\"home\"\u{202E}"])
+        #expect(spec.columns[0].minComplete == 0.5)
+        #expect(spec.columns[0].affinityStrategy == .bestStatus)
+    }
+
+    @Test("minComplete is the complete share rounded down to hundredths, written as its shortest decimal")
+    func minCompleteText() {
+        #expect(SpecProposal.minComplete(100) == "1")
+        #expect(SpecProposal.minComplete(90) == "0.9")
+        #expect(SpecProposal.minComplete(93) == "0.93")
+        #expect(SpecProposal.minComplete(5) == "0.05")
+        #expect(SpecProposal.minComplete(0) == "0")
+        #expect(ColumnProposal(name: "x", values: 3, complete: 2).minCompleteHundredths == 66)
+        #expect(Describer.percent(2, of: 3) == "66.66%")
+    }
+
+    @Test("the sample is read as run reads it: CSV fields by header, JSON members by key, numbers as written")
+    func sampling() throws {
+        let folder = try TemporaryFolder()
+        let csv = try folder.write("a.csv", "id,phone\r\n1,\"(555) 201-0001\"\r\n2,\r\n3,555.201.0003\r\n")
+        var options = DescribeOptions(input: csv)
+        let sample = try RecordSample.read(options)
+        #expect(sample.columns == ["id", "phone"])
+        #expect(sample.cells == [["1", "2", "3"], ["(555) 201-0001", "", "555.201.0003"]])
+        let ndjson = try folder.write(
+            "b.ndjson",
+            #"{"zip": 6429, "n": {"a": 1}}"# + "\n" + #"{"phone": "5552010001", "zip": null, "n": true}"#
+                + "\n")
+        options = DescribeOptions(input: ndjson)
+        options.sample = 1
+        let first = try RecordSample.read(options)
+        #expect(first.records == 1)
+        #expect(first.columns == ["zip", "n"])
+        #expect(first.cells[0] == ["6429"])
+        options.sample = 0
+        let all = try RecordSample.read(options)
+        #expect(all.columns == ["zip", "n", "phone"])
+        #expect(all.cells == [["6429", ""], ["", ""], ["", "5552010001"]])
+        #expect(all.unmaskable == [0, 2, 0])
+    }
+
+    @Test("--only names columns the input has; another is a usage error with a suggestion")
+    func only() throws {
+        let folder = try TemporaryFolder()
+        let csv = try folder.write("a.csv", "id,phone,zip\n1,(555) 201-0001,06429\n")
+        var options = DescribeOptions(input: csv)
+        options.only = ["zip"]
+        #expect(try Describer.describe(options).columns.map(\.name) == ["zip"])
+        options.only = ["Phone"]
+        #expect(
+            throws: MaskCleanError.usage(
+                "--only: no column \"Phone\" in \(csv) (its columns: \"id\", \"phone\", \"zip\"); did you mean \"phone\"?"
+            )
+        ) { try Describer.describe(options) }
+    }
+}
