@@ -32,7 +32,7 @@ struct ManualTests {
 
     @Test(
         "every option of every command is in the manual and the README",
-        arguments: ["run", "check", "merge", "apply"])
+        arguments: ["run", "check", "merge", "apply", "describe"])
     func optionsDocumented(_ command: String) throws {
         let options = try Self.options(of: command)
         #expect(options.count >= 5, "\(command) --help lists \(options)")
