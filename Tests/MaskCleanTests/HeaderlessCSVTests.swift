@@ -118,7 +118,8 @@ struct HeaderlessCSVTests {
                     spec: spec, input: "part.csv", in: scratch, columns: columns, writesHeader: header,
                     output: "out.\(format)", outputFormat: format, report: nil, jobs: jobs, chunkSize: 977)
                 #expect(outcome.report?.rows == 1000, "\(outcome.error?.message ?? "")")
-                #expect(try scratch.read("out.\(format)") == scratch.read("kept.\(format)"), "\(format)")
+                let same = try scratch.read("out.\(format)") == scratch.read("kept.\(format)")
+                #expect(same, "\(format), --header \(header): the records differ from the headered run's")
             }
         }
         let first = try scratch.text("out.json").split(separator: "\n")[1]
