@@ -71,7 +71,13 @@ enum KindFormats {
         if !other.isEmpty {
             var separators: [Character: Int] = [:]
             for date in other { separators[date.separator ?? "/", default: 0] += 1 }
-            let separator = separators.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+            // The most common; on a tie, `/` before `-` before `.`.
+            let preference: [Character] = ["/", "-", "."]
+            let separator = preference.max {
+                (separators[$0] ?? 0, preference.firstIndex(of: $1)!) < (
+                    separators[$1] ?? 0, preference.firstIndex(of: $0)!
+                )
+            }!
             families.append((other.count, format(other, separator: separator)))
         }
         let formats = families.sorted { $0.count > $1.count }.map(\.format)
