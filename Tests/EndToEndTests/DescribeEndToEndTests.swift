@@ -41,6 +41,26 @@ struct DescribeEndToEndTests {
         }
     }
 
+    @Test("a CSV without a header line is read with --no-header --columns, as run and check read it")
+    func headerless() throws {
+        let scratch = try TemporaryFolder()
+        let demo = try String(contentsOfFile: Maskclean.fixture("demo/customers.csv"), encoding: .utf8)
+        let input = try scratch.write("part.csv", String(demo.drop { $0 != "\n" }.dropFirst()))
+        let reading = ["--no-header", "--columns", "id,name,phone,card,date,zip,note"]
+        let spec = scratch.path("spec.json")
+        let described = try Maskclean.run(["describe", input, "-o", spec] + reading)
+        #expect(described.status == 0, "stderr: \(described.stderr)")
+        #expect(
+            described.stderr.contains("4 of 7 columns proposed (phone, card, date, zip) from 1000 records"))
+        let checked = try Maskclean.run(["check", spec, input, "--quiet"] + reading)
+        #expect(checked.status == 0, "stderr: \(checked.stderr)")
+        // The same spec as from the file with its header, but for the input's name.
+        let withHeader = try Maskclean.run(["describe", Maskclean.fixture("demo/customers.csv"), "-o", "-"])
+        let headerless = try Maskclean.run(["describe", input] + reading)
+        let body = { (text: String) in text.split(separator: "\n").dropFirst(2).joined(separator: "\n") }
+        #expect(body(headerless.stdoutText) == body(withHeader.stdoutText))
+    }
+
     @Test("the demo export gets phone, card, date and zip, and nothing for names, notes and ids")
     func demoColumns() throws {
         let outcome = try Maskclean.run(["describe", Maskclean.fixture("demo/customers.csv"), "-o", "-"])

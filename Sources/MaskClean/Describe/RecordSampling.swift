@@ -5,6 +5,8 @@ public struct DescribeOptions: Sendable {
     public var inputFormat: RecordFormat?
     /// The CSV field delimiter; by default `,` (tab for TSV).
     public var delimiter: UInt8?
+    /// The columns of a CSV or TSV input without a header line (`--no-header --columns`).
+    public var columnNames: [String]?
     /// The most records to read; 0 reads them all.
     public var sample = RecordSample.defaultSize
     /// Propose only these columns (`--only`), in the input's order; nil for every column.
@@ -49,6 +51,7 @@ struct RecordSample {
         runOptions.inputFormat = format
         runOptions.outputFormat = .ndjson
         runOptions.chunkSize = 64 << 10
+        runOptions.columnNames = options.columnNames
         let settings = SourceSettings(
             spec: Spec(file: "", notations: [], columns: []), options: runOptions, outputFormat: .ndjson,
             delimiter: options.delimiter ?? format.defaultDelimiter)

@@ -15,22 +15,7 @@ struct RecordOptions: ParsableArguments {
 
     @OptionGroup var reportOutputs: ReportOptions
 
-    @Option(help: "The input's format, when its extension does not say it.")
-    var inputFormat: FormatChoice?
-
-    @Option(help: "The CSV field delimiter: one character, or 'tab' (default: , or tab for TSV).")
-    var delimiter: String?
-
-    @Flag(
-        name: .customLong("no-header"),
-        help: "The CSV or TSV input has no header line: its first line is a record. Needs --columns.")
-    var noHeader = false
-
-    @Option(
-        help: ArgumentHelp(
-            "With --no-header: the input's column names, as its header line would give them (one CSV line with the input's delimiter).",
-            valueName: "names"))
-    var columns: String?
+    @OptionGroup var reader: ReaderOptions
 
     @Option(
         help:
@@ -95,61 +80,21 @@ struct RecordOptions: ParsableArguments {
             throw ValidationError(
                 "--first-row must be 1 or more (the row number of the input's first record)")
         }
-        _ = try delimiterByte()
-        if noHeader && columns == nil {
-            throw ValidationError(
-                "--no-header needs --columns to name the input's columns: --columns id,name,phone")
-        }
-        if columns != nil && !noHeader {
-            throw ValidationError(
-                "--columns names the columns of an input without a header line; add --no-header (a header names its own)"
-            )
-        }
-        _ = try columnNames()
+        _ = try reader.columnNames(input: input)
     }
 
-    func delimiterByte() throws -> UInt8? {
-        try Self.delimiterByte(delimiter)
-    }
-
-    /// The byte `--delimiter` names (`describe` reads it as `run` does).
-    static func delimiterByte(_ delimiter: String?) throws -> UInt8? {
-        guard let delimiter else { return nil }
-        switch delimiter {
-        case "tab", "\\t", "\t": return 0x09
-        default:
-            guard delimiter.utf8.count == 1, let byte = delimiter.utf8.first, byte != 0x22, byte != 0x0A,
-                byte != 0x0D
-            else {
-                throw ValidationError(
-                    "--delimiter must be one ASCII character other than a quote or a line break, or 'tab'")
-            }
-            return byte
-        }
-    }
-
-    /// The names `--columns` gives, read with the input's delimiter (docs/command-line.md); nil
-    /// when the input has a header line.
-    func columnNames() throws -> [String]? {
-        guard noHeader, let columns else { return nil }
-        let format = inputFormat?.format ?? RecordFormat.fromExtension(of: input)
-        let delimiter = try delimiterByte() ?? (format == .tsv ? 0x09 : UInt8(ascii: ","))
-        do {
-            return try ColumnList.parse(columns, delimiter: delimiter)
-        } catch {
-            throw ValidationError(visible(error.message))
-        }
-    }
+    /// The input has no header line (`--no-header`).
+    var noHeader: Bool { reader.noHeader }
 
     /// The settings for the frontend; `output` is nil for `check`.
     func settings(output: String?, outputFormat: FormatChoice?) throws -> Frontend.Settings {
         var options = RunOptions(
             input: input, output: output, report: reportOutputs.report,
             jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
-        options.inputFormat = inputFormat?.format
+        options.inputFormat = reader.inputFormat?.format
         options.outputFormat = outputFormat?.format
-        options.delimiter = try delimiterByte()
-        options.columnNames = try columnNames()
+        options.delimiter = try reader.delimiterByte()
+        options.columnNames = try reader.columnNames(input: input)
         options.writesHeader = !noHeader
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine

@@ -2,6 +2,7 @@ import ArgumentParser
 import MaskClean
 
 // maskclean describe INPUT [-o SPEC] [--sample N] [--only a,b,...] [--input-format F] [--delimiter D]
+//                    [--no-header --columns NAMES]
 //
 // Reads the first records of an export and proposes a spec for it: a format and its alternatives
 // for each column whose values have a recognised kind or a few shapes, with the figures behind
@@ -25,11 +26,7 @@ struct Describe: ParsableCommand {
     )
     var input: String
 
-    @Option(help: "The input's format, when its extension does not say it.")
-    var inputFormat: FormatChoice?
-
-    @Option(help: "The CSV field delimiter: one character, or 'tab' (default: , or tab for TSV).")
-    var delimiter: String?
+    @OptionGroup var reader: ReaderOptions
 
     @Option(
         name: .shortAndLong,
@@ -55,7 +52,7 @@ struct Describe: ParsableCommand {
         if let names = onlyNames, names.contains(where: \.isEmpty) {
             throw ValidationError("--only needs column names separated by commas, none of them empty")
         }
-        _ = try RecordOptions.delimiterByte(delimiter)
+        _ = try reader.columnNames(input: input)
     }
 
     private var onlyNames: [String]? {
@@ -66,8 +63,9 @@ struct Describe: ParsableCommand {
         StandardStreams.occupyClosed()
         Signals.install()
         var options = DescribeOptions(input: input)
-        options.inputFormat = inputFormat?.format
-        options.delimiter = try RecordOptions.delimiterByte(delimiter)
+        options.inputFormat = reader.inputFormat?.format
+        options.delimiter = try reader.delimiterByte()
+        options.columnNames = try reader.columnNames(input: input)
         options.sample = sample
         options.only = onlyNames
         do throws(MaskCleanError) {
