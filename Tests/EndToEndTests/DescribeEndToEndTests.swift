@@ -12,10 +12,13 @@ import Testing
 @Suite("describe proposes a spec that check passes")
 struct DescribeEndToEndTests {
     /// The demo export and two exports of other shapes and formats (TSV with day-first dates and
-    /// Luhn-valid cards; a JSON array with numbers, nested values and an all-null key).
+    /// Luhn-valid cards; a JSON array with numbers, nested values and an all-null key), a zstd
+    /// NDJSON export, and a cleaned output, whose `zip_formatted` a proposed `zip` column must not
+    /// add again.
     static let inputs = [
         "demo/customers.csv", "cases/describe-orders-tsv/orders.tsv",
-        "cases/describe-contacts-json/contacts.json",
+        "cases/describe-contacts-json/contacts.json", "cases/ndjson-zstd-input/records.ndjson.zst",
+        "cases/postcodes-mixed-lengths/expected.csv", "dialects/customers.csv",
     ]
 
     @Test("describe, then check with the proposed spec on the same data, exits 0", arguments: inputs)

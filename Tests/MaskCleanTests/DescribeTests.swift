@@ -206,6 +206,23 @@ struct DescribeTests {
         #expect(all.unmaskable == [0, 2, 0])
     }
 
+    @Test("an added column whose default name the input has is written as null, which run accepts")
+    func addedColumnsTheInputHas() throws {
+        let folder = try TemporaryFolder()
+        let csv = try folder.write(
+            "clean.csv", "zip,zip_formatted,zip_status\n06429,06429,complete\n72662,72662,complete\n")
+        var options = DescribeOptions(input: csv)
+        options.only = ["zip"]
+        let proposal = try Describer.describe(options)
+        #expect(proposal.proposed.map(\.omittedOutputs) == [["formattedColumn", "statusColumn"]])
+        #expect(proposal.yaml.contains("    formattedColumn: null\n    statusColumn: null\n"))
+        let spec = try SpecLoader.parse(Array(proposal.json.utf8), file: "proposed.json")
+        #expect(spec.columns[0].formattedColumn == nil && spec.columns[0].statusColumn == nil)
+        #expect(spec.columns[0].extractedColumn == "zip_extracted")
+        let report = try Runner.run(spec, RunOptions(input: csv, output: nil, jobs: 1))
+        #expect(report.passed)
+    }
+
     @Test("--only names columns the input has; another is a usage error with a suggestion")
     func only() throws {
         let folder = try TemporaryFolder()

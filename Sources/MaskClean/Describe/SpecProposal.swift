@@ -23,6 +23,9 @@ public struct ColumnProposal: Sendable, Equatable {
     public var formats: [String] = []
     /// Why the column is left out of the spec; nil when it is proposed.
     public var leftOut: String?
+    /// The added columns (`formattedColumn`, ...) written as `null`: the input has a column of
+    /// their default name, which a run would refuse to repeat.
+    public var omittedOutputs: [String] = []
     /// Non-empty and empty cells sampled.
     public var values = 0
     public var empty = 0
@@ -70,6 +73,13 @@ public enum Describer {
                 try propose(
                     sample.columns[index], cells: sample.cells[index], unmaskable: sample.unmaskable[index]))
         }
+        let inputNames = Set(sample.columns)
+        for index in columns.indices where columns[index].leftOut == nil {
+            columns[index].omittedOutputs = outputKeys.filter {
+                inputNames.contains(columns[index].name + $0.suffix)
+            }
+            .map(\.key)
+        }
         let proposal = SpecProposal(file: sample.file, records: sample.records, columns: columns)
         guard !proposal.proposed.isEmpty else {
             let reasons = columns.map { "\($0.name): \($0.leftOut ?? "")" }.joined(separator: "; ")
@@ -82,6 +92,12 @@ public enum Describer {
         _ = try SpecLoader.parse(Array(proposal.json.utf8), file: "proposed spec")
         return proposal
     }
+
+    /// The added columns' keys and the suffixes of their default names (docs/spec.md).
+    static let outputKeys = [
+        (key: "formattedColumn", suffix: "_formatted"), (key: "extractedColumn", suffix: "_extracted"),
+        (key: "statusColumn", suffix: "_status"),
+    ]
 
     /// Judges one column from its sampled cells.
     static func propose(_ name: String, cells: [String], unmaskable: Int) throws(MaskCleanError)

@@ -33,6 +33,7 @@ extension SpecProposal {
                     writer.endArray()
                 case .text(let text): writer.raw(JSONTextWriter.quoted(text))
                 case .number(let number): writer.raw(number)
+                case .null: writer.raw("null")
                 }
             }
             writer.endObject()
@@ -74,6 +75,12 @@ extension SpecProposal {
                     + column.uncovered.map { "\(Self.quoted($0.shape)) \($0.count)" }.joined(separator: ", ")
             }
             lines.append(outcome + ".")
+            if !column.omittedOutputs.isEmpty {
+                lines.append(
+                    "  #   "
+                        + column.omittedOutputs.joined(separator: ", ")
+                        + ": null, as the input has a column of the default name.")
+            }
             for (index, (key, value)) in Self.members(column).enumerated() {
                 let lead = index == 0 ? "  - " : "    "
                 switch value {
@@ -82,6 +89,7 @@ extension SpecProposal {
                     lines += list.map { "      - " + Self.quoted($0) }
                 case .text(let text): lines.append(lead + key + ": " + Self.quoted(text))
                 case .number(let number): lines.append(lead + key + ": " + number)
+                case .null: lines.append(lead + key + ": null")
                 }
             }
         }
@@ -99,6 +107,7 @@ extension SpecProposal {
         }
         members.append(("affinityStrategy", .text(strategy)))
         members.append(("minComplete", .number(minComplete(column.minCompleteHundredths))))
+        members += column.omittedOutputs.map { ($0, .null) }
         return members
     }
 
@@ -160,4 +169,5 @@ private enum Member {
     case list([String])
     /// A number's text, written unquoted.
     case number(String)
+    case null
 }
