@@ -15,9 +15,17 @@ struct ValueShape: Hashable, Sendable {
     /// points fits a slot only when every one of them fits.
     init(_ value: String) {
         steps = value.map { character in
-            let categories = character.unicodeScalars.map(\.properties.generalCategory)
-            if categories.allSatisfy({ $0 == .decimalNumber }) { return .digit }
-            if categories.allSatisfy(Self.isLetterOrMark) { return .letter }
+            // ASCII, most of every export, without Unicode's tables.
+            if let ascii = character.asciiValue {
+                switch ascii {
+                case 0x30...0x39: return .digit
+                case 0x41...0x5A, 0x61...0x7A: return .letter
+                default: return .literal(character)
+                }
+            }
+            let scalars = character.unicodeScalars
+            if scalars.allSatisfy({ $0.properties.generalCategory == .decimalNumber }) { return .digit }
+            if scalars.allSatisfy({ Self.isLetterOrMark($0.properties.generalCategory) }) { return .letter }
             return .literal(character)
         }
     }
@@ -50,6 +58,7 @@ struct ValueShape: Hashable, Sendable {
             guard case .literal(let character) = step, let first = character.unicodeScalars.first else {
                 return true
             }
+            if first.isASCII { return false }  // ASCII letters and digits are slots, never literals
             switch first.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                 .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
