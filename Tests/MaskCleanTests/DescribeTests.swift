@@ -170,6 +170,17 @@ struct DescribeTests {
         #expect(spec.columns[0].affinityStrategy == .bestStatus)
     }
 
+    @Test("a long value's shape is cut in the comment")
+    func longShape() throws {
+        let note = String(repeating: "word ", count: 40)
+        var column = try Describer.propose("ref", cells: ["AB-1", "AB-2", note], unmaskable: 0)
+        column.name = "ref"
+        #expect(column.uncovered.map(\.count) == [1])
+        let yaml = SpecProposal(file: "x.csv", records: 3, columns: [column]).yaml
+        let shown = "\"" + String(repeating: "[AAAA] ", count: 8) + "[AAA…\" 1"
+        #expect(yaml.contains(shown), "\(yaml)")
+    }
+
     @Test("minComplete is the complete share rounded down to hundredths, written as its shortest decimal")
     func minCompleteText() {
         #expect(SpecProposal.minComplete(100) == "1")

@@ -72,7 +72,8 @@ extension SpecProposal {
             if !column.uncovered.isEmpty {
                 outcome +=
                     "; not complete, by shape: "
-                    + column.uncovered.map { "\(Self.quoted($0.shape)) \($0.count)" }.joined(separator: ", ")
+                    + column.uncovered.map { "\(Self.quoted(Self.shortened($0.shape))) \($0.count)" }.joined(
+                        separator: ", ")
             }
             lines.append(outcome + ".")
             if !column.omittedOutputs.isEmpty {
@@ -109,6 +110,12 @@ extension SpecProposal {
         members.append(("minComplete", .number(minComplete(column.minCompleteHundredths))))
         members += column.omittedOutputs.map { ($0, .null) }
         return members
+    }
+
+    /// A shape as a comment shows it: whole, or its first 60 characters and `…`, so that the
+    /// shape of a long note does not make a comment of a page.
+    static func shortened(_ shape: String) -> String {
+        shape.count > 60 ? shape.prefix(60) + "…" : shape
     }
 
     /// Hundredths as the shortest decimal: `0.9`, `0.93`, `1`, `0`.
