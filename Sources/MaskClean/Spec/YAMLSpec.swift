@@ -229,7 +229,9 @@ struct YAMLSpec {
     /// disagree on some (`no`, `0777`, `1_000`); the reader refuses those where it wants a string,
     /// and takes as numbers only the decimal numbers that every reader reads alike.
     private mutating func plain(_ text: String, id: Int) -> JSONNode {
-        let resolved = Resolver.default.resolveTag(of: Node(text, .implicit, .plain))
+        var resolved = Resolver.default.resolveTag(of: Node(text, .implicit, .plain))
+        // YAML 1.2 also reads `-.5` and `+.5` as numbers.
+        if resolved == .str, Self.isDecimal(text) { resolved = .float }
         switch resolved {
         case .null:
             plainScalars[id] = PlainScalar(text: text, readsAs: "null")
