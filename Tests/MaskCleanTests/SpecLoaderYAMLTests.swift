@@ -334,6 +334,22 @@ struct SpecLoaderYAMLTests {
         #expect(yamlError("columns: \"a\u{1}\"\n")?.hasPrefix("spec.yaml:1: ") == true)
     }
 
+    @Test("a format written unquoted that starts with [ or { gets a hint to quote it")
+    func flowHints() {
+        #expect(
+            yamlError("columns:\n  - name: zip\n    format: [00000]-[9999]\n")
+                == #"spec.yaml:3: column 20: did not find expected key (while parsing a block mapping, line 2); a value that starts with [ is a YAML list or mapping: quote it, as "[00000]-[9999]""#
+        )
+        #expect(
+            yamlError("columns:\n  - name: zip\n    format: [00000]\n")
+                == #"spec.yaml:3: columns[0] "zip": format: expected a string, got an array (YAML reads an unquoted value that starts with [ or { as one: quote it)"#
+        )
+        // JSON says nothing of YAML.
+        #expect(
+            specError(#"{"columns":[{"name":"zip","format":["[00000]"]}]}"#)
+                == #"spec.json: columns[0] "zip": format: expected a string, got an array"#)
+    }
+
     @Test("bytes that are not UTF-8 name their line")
     func notUTF8() {
         var bytes = Array("columns:\n  - name: a\n    format: \"[0]\"\n    template: \"".utf8)

@@ -260,7 +260,12 @@ struct SpecSchemaTests {
                 #expect(errors == [], "\(url.path)")
             case .failure(let error):
                 // A key the loader does not know, or a value of the wrong type, the schema refuses too.
-                if error.message.contains("unknown key") || error.message.contains(": expected ") {
+                // (Not `yes` for a boolean: YAML 1.1, as the loader's parser, reads it as true, and the
+                // loader refuses it since YAML 1.2, as editors, reads a string.)
+                if error.message.contains("unknown key")
+                    || error.message.contains(": expected ")
+                        && !error.message.contains("YAML readers differ")
+                {
                     #expect(errors != [], "\(url.path): \(error.message)")
                 }
             }

@@ -43,7 +43,11 @@ extension SpecReader {
             )
         }
         guard case .string(let text, _) = node else {
-            throw fail(node, place, "expected a string, got \(describe(node))")
+            var message = "expected a string, got \(describe(node))"
+            if yaml != nil, node.isCollection {
+                message += " (YAML reads an unquoted value that starts with [ or { as one: quote it)"
+            }
+            throw fail(node, place, message)
         }
         return text
     }
@@ -167,5 +171,15 @@ extension SpecReader {
         else { return }
         throw fail(
             node, place, "expected a decimal number, got \(plain.text): write it in decimal, as 12 or 0.98")
+    }
+}
+
+extension JSONNode {
+    /// An array or an object.
+    var isCollection: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
     }
 }

@@ -102,7 +102,9 @@ struct YAMLSpec {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             let during = context.map { " (\($0.text), line \($0.mark.line))" } ?? ""
-            return fail(line: mark.line, "column \(mark.column): \(problem)\(during)")
+            return fail(
+                line: mark.line,
+                "column \(mark.column): \(problem)\(during)\(Self.flowHint(text, line: mark.line))")
         case .duplicatedKeysInMapping(let keys, let context):
             let named = keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
             return fail(
@@ -116,6 +118,18 @@ struct YAMLSpec {
         default:
             return fail(line: 1, "\(error)")
         }
+    }
+
+    /// A format written unquoted that starts with `[` or `{` is a YAML list or mapping, and
+    /// what follows it a syntax error: the message says to quote it.
+    private static func flowHint(_ text: String, line: Int) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count,
+            let match = lines[line - 1].firstMatch(of: /^\s*(?:-\s+)?[A-Za-z]+:\s+([\[{].*?)\s*$/)
+        else { return "" }
+        let value = String(match.output.1)
+        return
+            "; a value that starts with \(value.first!) is a YAML list or mapping: quote it, as \(JSONTextWriter.quoted(value))"
     }
 
     // MARK: Nodes
