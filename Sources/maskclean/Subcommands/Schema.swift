@@ -12,9 +12,10 @@ struct Schema: ParsableCommand {
         discussion: """
             Every key a spec may have, with its type, default, allowed values and a one-line \
             description. Save it next to your specs (maskclean schema > spec.schema.json) and point \
-            your editor at it: "$schema" in a JSON spec, or a first line \
-            "# yaml-language-server: $schema=spec.schema.json" in a YAML one. The loader checks more \
-            than the schema can say (formats compile, added column names differ).
+            your editor at it: a YAML spec's first line \
+            "# yaml-language-server: $schema=spec.schema.json", or for JSON specs the editor's \
+            settings (json.schemas in VS Code). The loader checks more than the schema can say \
+            (formats compile, added column names differ).
             """)
 
     func run() throws {
