@@ -1,8 +1,9 @@
 import Foundation
 import MaskEngine
 
-/// Reads and checks a spec file (docs/spec.md). Every problem is reported before any output is
-/// written, as `spec.json: columns[0] "phone": format: unexpected '[' inside [] at offset 9`.
+/// Reads and checks a spec file, JSON or YAML (docs/spec.md). Every problem is reported before any
+/// output is written, as `spec.json: columns[0] "phone": format: unexpected '[' inside [] at offset 9`
+/// (a YAML spec's with its line: `spec.yaml:7: columns[0] "phone": format: …`).
 public enum SpecLoader {
     /// The keys a spec may have at the top, in a column and in a notation (docs/spec.md); any other key is an error.
     public static let topKeys: [String] = ["notations", "columns", "maxRejected", "minRows", "samples"]

@@ -80,11 +80,9 @@ extension SpecReader {
         guard case .array(let elements, _) = node else {
             throw fail(node, place, "expected an array of \(what), got \(describe(node))")
         }
-        var values: [Element] = []
-        for (index, element) in elements.enumerated() {
-            values.append(try read(element, "\(place)[\(index)]"))
+        return try elements.enumerated().map { (index, element) throws(MaskCleanError) in
+            try read(element, "\(place)[\(index)]")
         }
-        return values
     }
 
     func character(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Character? {

@@ -140,23 +140,19 @@ public enum SpecSchema {
                 },
                 "formattedColumn": {
                   "description": "The formatted value's added column, <name>_formatted when left out; null for none.",
-                  "type": ["string", "null"],
-                  "minLength": 1
+                  "$ref": "#/$defs/addedColumn"
                 },
                 "extractedColumn": {
                   "description": "The extracted value's added column, <name>_extracted when left out; null for none.",
-                  "type": ["string", "null"],
-                  "minLength": 1
+                  "$ref": "#/$defs/addedColumn"
                 },
                 "statusColumn": {
                   "description": "The status's added column, <name>_status when left out; null for none.",
-                  "type": ["string", "null"],
-                  "minLength": 1
+                  "$ref": "#/$defs/addedColumn"
                 },
                 "templateColumn": {
                   "description": "An added column with the formatted value and the rest of the mask; none when left out or null.",
-                  "type": ["string", "null"],
-                  "minLength": 1,
+                  "$ref": "#/$defs/addedColumn",
                   "default": null
                 },
                 "placeholderCharacter": {
@@ -169,6 +165,11 @@ public enum SpecSchema {
               "required": ["name", "format"],
               "dependentRequired": { "replaceIncomplete": ["replace"] },
               "additionalProperties": false
+            },
+            "addedColumn": {
+              "description": "The name of a column the run adds to every record, or null to leave it out.",
+              "type": ["string", "null"],
+              "minLength": 1
             },
             "notation": {
               "description": "A custom slot character for input-mask formats.",
