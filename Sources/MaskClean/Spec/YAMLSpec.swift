@@ -77,6 +77,7 @@ struct YAMLSpec {
 
     /// The text, or the line of its first byte that is not UTF-8.
     private func decodedText(_ bytes: [UInt8]) throws(MaskCleanError) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0
