@@ -52,9 +52,11 @@ struct ManualTests {
             (try? String(
                 contentsOf: Self.root.appendingPathComponent("docs/command-line.md"), encoding: .utf8)) ?? ""
         for command in commands {
-            #expect(Self.manual.contains(".B maskclean \(command)\n"), "the manual's synopsis lacks \(command)")
+            #expect(
+                Self.manual.contains(".B maskclean \(command)\n"), "the manual's synopsis lacks \(command)")
             #expect(Self.readme.contains("maskclean \(command)"), "the README does not mention \(command)")
-            #expect(commandLine.contains("\n## \(command)\n"), "docs/command-line.md has no section \(command)")
+            #expect(
+                commandLine.contains("\n## \(command)\n"), "docs/command-line.md has no section \(command)")
         }
     }
 
@@ -64,7 +66,8 @@ struct ManualTests {
             (try? String(contentsOf: Self.root.appendingPathComponent("docs/spec.md"), encoding: .utf8)) ?? ""
         var loaded = 0
         for text in [Self.readme, spec] {
-            for block in text.matches(of: /```yaml\n((?:.|\n)*?)```/) where block.output.1.contains("columns:") {
+            for block in text.matches(of: /```yaml\n((?:.|\n)*?)```/)
+            where block.output.1.contains("columns:") {
                 #expect(throws: Never.self, "\(block.output.1)") {
                     _ = try SpecLoader.parse(Array(block.output.1.utf8), file: "example.yaml")
                 }
