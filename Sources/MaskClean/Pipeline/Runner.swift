@@ -17,6 +17,11 @@ public struct RunOptions: Sendable {
     public var outputFormat: RecordFormat?
     /// The CSV field delimiter; by default `,` (tab for TSV).
     public var delimiter: UInt8?
+    /// The columns of a CSV or TSV input without a header line (`--no-header --columns`), whose
+    /// first line is then a record; nil when the input's first line is its header.
+    public var columnNames: [String]?
+    /// A CSV or TSV output starts with its header line; off for `--no-header` without `--header`.
+    public var writesHeader = true
     public var jobs: Int
     public var policy: ErrorPolicy = .fail
     public var quarantine: String?
@@ -78,6 +83,7 @@ public enum Runner {
             inputFormat = try format(of: options.input)
         }
         let outputFormat = options.outputFormat ?? inputFormat
+        try options.checkColumnNames(inputFormat: inputFormat)
         try Outputs.checkPaths(options, spec: spec.file)
         let input = try InputFile(path: options.input)
         let outputs = try Outputs(options)
@@ -141,7 +147,9 @@ private struct RunSetup {
         let encoder = makeEncoder()
         if outputs.writesRecords {
             try outputs.writeRecords(
-                framing.preamble(columns: columns, byteOrderMark: start.byteOrderMark, encoder: encoder))
+                framing.preamble(
+                    columns: options.writesHeader ? columns : nil, byteOrderMark: start.byteOrderMark,
+                    encoder: encoder))
         }
         let reader = ChunkReader(
             input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,

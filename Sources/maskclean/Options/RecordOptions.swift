@@ -21,6 +21,17 @@ struct RecordOptions: ParsableArguments {
     @Option(help: "The CSV field delimiter: one character, or 'tab' (default: , or tab for TSV).")
     var delimiter: String?
 
+    @Flag(
+        name: .customLong("no-header"),
+        help: "The CSV or TSV input has no header line: its first line is a record. Needs --columns.")
+    var noHeader = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --no-header: the input's column names, as its header line would give them (one CSV line with the input's delimiter).",
+            valueName: "names"))
+    var columns: String?
+
     @Option(
         help:
             "Worker threads, 1 to 256 (default: the number of active cores, at most 64). Any number gives the same output."
@@ -85,6 +96,16 @@ struct RecordOptions: ParsableArguments {
                 "--first-row must be 1 or more (the row number of the input's first record)")
         }
         _ = try delimiterByte()
+        if noHeader && columns == nil {
+            throw ValidationError(
+                "--no-header needs --columns to name the input's columns: --columns id,name,phone")
+        }
+        if columns != nil && !noHeader {
+            throw ValidationError(
+                "--columns names the columns of an input without a header line; add --no-header (a header names its own)"
+            )
+        }
+        _ = try columnNames()
     }
 
     func delimiterByte() throws -> UInt8? {
@@ -102,6 +123,19 @@ struct RecordOptions: ParsableArguments {
         }
     }
 
+    /// The names `--columns` gives, read with the input's delimiter (docs/command-line.md); nil
+    /// when the input has a header line.
+    func columnNames() throws -> [String]? {
+        guard noHeader, let columns else { return nil }
+        let format = inputFormat?.format ?? RecordFormat.fromExtension(of: input)
+        let delimiter = try delimiterByte() ?? (format == .tsv ? 0x09 : UInt8(ascii: ","))
+        do {
+            return try ColumnList.parse(columns, delimiter: delimiter)
+        } catch {
+            throw ValidationError(visible(error.message))
+        }
+    }
+
     /// The settings for the frontend; `output` is nil for `check`.
     func settings(output: String?, outputFormat: FormatChoice?) throws -> Frontend.Settings {
         var options = RunOptions(
@@ -110,6 +144,8 @@ struct RecordOptions: ParsableArguments {
         options.inputFormat = inputFormat?.format
         options.outputFormat = outputFormat?.format
         options.delimiter = try delimiterByte()
+        options.columnNames = try columnNames()
+        options.writesHeader = !noHeader
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
         options.html = reportOutputs.html
