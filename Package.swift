@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // SHA-256 for the spec's fingerprint in every report (docs/report.md).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        // YAML specs (docs/spec.md), read into the same tree as a JSON spec.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,6 +34,7 @@ let package = Package(
             name: "MaskClean",
             dependencies: [
                 "MaskEngine", "CLibCSV", "CZlib", "CZstd", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(

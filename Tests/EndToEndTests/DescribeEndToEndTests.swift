@@ -21,7 +21,9 @@ struct DescribeEndToEndTests {
         "cases/postcodes-mixed-lengths/expected.csv", "dialects/customers.csv",
     ]
 
-    @Test("describe, then check with the proposed spec on the same data, exits 0", arguments: inputs)
+    @Test(
+        "describe, then check with the proposed spec (YAML and JSON) on the same data, exits 0",
+        arguments: inputs)
     func proposedSpecPassesCheck(_ input: String) throws {
         let scratch = try TemporaryFolder()
         let spec = scratch.url.appendingPathComponent("spec.json").path
@@ -29,6 +31,12 @@ struct DescribeEndToEndTests {
         #expect(described.status == 0, "stderr: \(described.stderr)")
         let checked = try Maskclean.run(["check", spec, Maskclean.fixture(input), "--quiet"])
         #expect(checked.status == 0, "stderr: \(checked.stderr)")
+        // The YAML form, the default, is the same spec.
+        let yaml = scratch.path("spec.yaml")
+        #expect(try Maskclean.run(["describe", Maskclean.fixture(input), "-o", yaml]).status == 0)
+        let checkedYAML = try Maskclean.run(["check", yaml, Maskclean.fixture(input), "--quiet"])
+        #expect(checkedYAML.status == 0, "stderr: \(checkedYAML.stderr)")
+        #expect(try SpecLoader.load(path: yaml).fingerprint == SpecLoader.load(path: spec).fingerprint)
         // The thresholds are the sample's own: each is met, and not by more than a hundredth.
         let report = scratch.url.appendingPathComponent("report.json").path
         _ = try Maskclean.run(["check", spec, Maskclean.fixture(input), "--quiet", "--report", report])

@@ -42,6 +42,41 @@ struct ManualTests {
         }
     }
 
+    @Test("every command that --help lists is in the manual's synopsis, the README and docs/command-line.md")
+    func commandsDocumented() throws {
+        let help = try Maskclean.run(["--help"]).stdoutText
+        let listed = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
+        let commands = listed.matches(of: #/\n  ([a-z]+)  /#).map { String($0.output.1) }
+        #expect(commands.contains("schema") && commands.count >= 5, "\(help)")
+        let commandLine =
+            (try? String(
+                contentsOf: Self.root.appendingPathComponent("docs/command-line.md"), encoding: .utf8)) ?? ""
+        for command in commands {
+            #expect(
+                Self.manual.contains(".B maskclean \(command)\n"), "the manual's synopsis lacks \(command)")
+            #expect(Self.readme.contains("maskclean \(command)"), "the README does not mention \(command)")
+            #expect(
+                commandLine.contains("\n## \(command)\n"), "docs/command-line.md has no section \(command)")
+        }
+    }
+
+    @Test("the YAML specs the README and docs/spec.md show load")
+    func yamlExamplesLoad() throws {
+        let spec =
+            (try? String(contentsOf: Self.root.appendingPathComponent("docs/spec.md"), encoding: .utf8)) ?? ""
+        var loaded = 0
+        for text in [Self.readme, spec] {
+            for block in text.matches(of: /```yaml\n((?:.|\n)*?)```/)
+            where block.output.1.contains("columns:") {
+                #expect(throws: Never.self, "\(block.output.1)") {
+                    _ = try SpecLoader.parse(Array(block.output.1.utf8), file: "example.yaml")
+                }
+                loaded += 1
+            }
+        }
+        #expect(loaded >= 2)
+    }
+
     @Test("every spec key is in the manual and the README")
     func specKeysDocumented() {
         for key in SpecLoader.topKeys + SpecLoader.columnKeys + SpecLoader.notationKeys {

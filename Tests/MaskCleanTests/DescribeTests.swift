@@ -1,3 +1,4 @@
+import Foundation
 import MaskEngine
 import TestSupport
 import Testing
@@ -7,6 +8,10 @@ import Testing
 /// docs/command-line.md, `describe`: shapes, kinds, what is proposed and why, and the spec text.
 @Suite("describe: proposing a spec from the data")
 struct DescribeTests {
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
     @Test(
         "a value's shape is the format it fills exactly",
         arguments: [
@@ -168,6 +173,48 @@ struct DescribeTests {
         #expect(spec.columns.map(\.name) == ["phone\n\"home\"\u{202E}"])
         #expect(spec.columns[0].minComplete == 0.5)
         #expect(spec.columns[0].affinityStrategy == .bestStatus)
+    }
+
+    @Test(
+        "the YAML parses as the spec the JSON is, for every describe fixture",
+        arguments: [
+            "cases/describe-demo/expected.yaml", "cases/describe-orders-tsv/expected.yaml",
+            "cases/describe-contacts-json/expected.yaml", "cases/describe-stdin-sample-only/expected.yaml",
+            "cases/describe-no-header/expected.yaml",
+        ])
+    func yamlRoundTrip(_ fixture: String) throws {
+        let path = Self.fixtures.appendingPathComponent(fixture).path
+        let yaml = try SpecLoader.load(path: path)
+        #expect(!yaml.columns.isEmpty)
+        // The same proposal written as JSON: rebuilt from the loaded spec's columns.
+        let columns = yaml.columns.map { column in
+            var proposal = ColumnProposal(name: column.name, formats: column.formats)
+            proposal.values = 100
+            proposal.complete = Int(((column.minComplete ?? 0) * 100).rounded())
+            proposal.omittedOutputs = Describer.outputKeys.filter { key in
+                let name: String? =
+                    switch key.key {
+                    case "formattedColumn": column.formattedColumn
+                    case "extractedColumn": column.extractedColumn
+                    default: column.statusColumn
+                    }
+                return name == nil
+            }.map(\.key)
+            return proposal
+        }
+        let json = try SpecLoader.parse(Array(SpecProposal.json(columns).utf8), file: "spec.json")
+        #expect(json.fingerprint == yaml.fingerprint)
+        #expect(yaml.columns.allSatisfy { $0.affinityStrategy == .bestStatus })
+    }
+
+    @Test("the demo's YAML and JSON proposals are one spec")
+    func demoYAMLIsJSON() throws {
+        let yaml = try SpecLoader.load(
+            path: Self.fixtures.appendingPathComponent("cases/describe-demo/expected.yaml").path)
+        let json = try SpecLoader.load(
+            path: Self.fixtures.appendingPathComponent("cases/describe-demo-json/expected.json").path)
+        #expect(yaml.fingerprint == json.fingerprint)
+        #expect(yaml.columns.map(\.name) == ["phone", "card", "date", "zip"])
     }
 
     @Test("a long value's shape is cut in the comment")

@@ -1,8 +1,9 @@
 import Foundation
 import MaskEngine
 
-/// Reads and checks a spec file (docs/spec.md). Every problem is reported before any output is
-/// written, as `spec.json: columns[0] "phone": format: unexpected '[' inside [] at offset 9`.
+/// Reads and checks a spec file, JSON or YAML (docs/spec.md). Every problem is reported before any
+/// output is written, as `spec.json: columns[0] "phone": format: unexpected '[' inside [] at offset 9`
+/// (a YAML spec's with its line: `spec.yaml:7: columns[0] "phone": format: …`).
 public enum SpecLoader {
     /// The keys a spec may have at the top, in a column and in a notation (docs/spec.md); any other key is an error.
     public static let topKeys: [String] = ["notations", "columns", "maxRejected", "minRows", "samples"]
@@ -27,6 +28,11 @@ public enum SpecLoader {
     public static func parse(_ bytes: [UInt8], file: String) throws(MaskCleanError) -> Spec {
         // A UTF-8 byte-order mark is accepted, as it is in data.
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        if isYAML(bytes, file: file) {
+            let (root, places) = try YAMLSpec.parse(bytes, file: file)
+            var reader = SpecReader(file: file, yaml: places)
+            return try reader.spec(root)
+        }
         let root: JSONNode
         do {
             root = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
@@ -39,42 +45,73 @@ public enum SpecLoader {
         var reader = SpecReader(file: file)
         return try reader.spec(root)
     }
+
+    /// A spec is YAML when its name ends in `.yaml` or `.yml` (any case); on standard input (`-`),
+    /// when its first character other than a blank is not `{` (docs/spec.md). Any other file is JSON.
+    static func isYAML(_ bytes: [UInt8], file: String) -> Bool {
+        if file == "-" {
+            let blanks: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+            return bytes.first { !blanks.contains($0) } != UInt8(ascii: "{")
+        }
+        let name = file.lowercased()
+        return name.hasSuffix(".yaml") || name.hasSuffix(".yml")
+    }
 }
 
 /// Walks the parsed spec, checking each key's type as it goes.
 struct SpecReader {
     let file: String
+    /// For a YAML spec: the line of each node and key, and what its plain scalars were written as.
+    /// Its messages then name the line (`spec.yaml:14: columns[1] "card": …`); a JSON spec's do not.
+    var yaml: YAMLSpec?
+    /// The spec-wide `notations`, for a message about them found while reading a column.
+    var specNotationsNode: JSONNode?
 
     static let topKeys = SpecLoader.topKeys
     static let columnKeys = SpecLoader.columnKeys
     static let notationKeys = SpecLoader.notationKeys
 
-    func fail(_ place: String?, _ what: String) -> MaskCleanError {
-        .spec(file, place, what)
+    init(file: String, yaml: YAMLSpec? = nil) {
+        self.file = file
+        self.yaml = yaml
+    }
+
+    /// An error at `node` (at the line of `key` in it, when given), about `place`.
+    func fail(_ node: JSONNode?, key: String? = nil, _ place: String?, _ what: String) -> MaskCleanError {
+        .spec(located(node, key: key), place, what)
+    }
+
+    /// The file, with the line of `node` (or of `key` in it) for a YAML spec: `spec.yaml:14`.
+    func located(_ node: JSONNode?, key: String? = nil) -> String {
+        guard let yaml, let node else { return file }
+        let line = key.flatMap { yaml.keyLines[node.offset]?[$0] } ?? yaml.lines[node.offset]
+        return "\(file):\(line)"
     }
 
     mutating func spec(_ root: JSONNode) throws(MaskCleanError) -> Spec {
         let members = try object(root, place: nil, allowed: Self.topKeys)
+        specNotationsNode = members["notations"]
         let notations = try notationList(members["notations"], place: "notations")
         guard let columnsNode = members["columns"] else {
-            throw fail(nil, "missing key \"columns\": a spec lists the columns to mask")
+            throw fail(root, nil, "missing key \"columns\": a spec lists the columns to mask")
         }
         guard case .array(let columnNodes, _) = columnsNode else {
-            throw fail("columns", "expected an array of columns, got \(columnsNode.kindDescription)")
+            throw fail(columnsNode, "columns", "expected an array of columns, got \(describe(columnsNode))")
         }
-        guard !columnNodes.isEmpty else { throw fail("columns", "expected at least one column") }
+        guard !columnNodes.isEmpty else { throw fail(columnsNode, "columns", "expected at least one column") }
         var columns: [ColumnSpec] = []
         for (index, node) in columnNodes.enumerated() {
             columns.append(try column(node, index: index, specNotations: notations))
         }
-        try checkOutputNames(columns)
+        try checkOutputNames(columns, nodes: columnNodes)
         var spec = Spec(file: file, notations: notations, columns: columns)
         spec.maxRejected = try count(members["maxRejected"], place: "maxRejected") ?? spec.maxRejected
         spec.minRows = try count(members["minRows"], place: "minRows") ?? spec.minRows
         if let samples = try count(members["samples"], place: "samples") {
             guard samples <= Spec.maximumSamples else {
                 throw fail(
-                    "samples", "expected a whole number from 0 to \(Spec.maximumSamples), got \(samples)")
+                    members["samples"], "samples",
+                    "expected a whole number from 0 to \(Spec.maximumSamples), got \(samples)")
             }
             spec.samples = samples
             for index in spec.columns.indices { spec.columns[index].samples = samples }
@@ -89,13 +126,15 @@ struct SpecReader {
     {
         let members = try object(node, place: "columns[\(index)]", allowed: Self.columnKeys, nameKey: "name")
         guard let nameNode = members["name"] else {
-            throw fail("columns[\(index)]", "missing key \"name\": the input column to mask")
+            throw fail(node, "columns[\(index)]", "missing key \"name\": the input column to mask")
         }
         let name = try nonEmptyString(nameNode, place: "columns[\(index)]: name")
         let place = "columns[\(index)] \"\(name)\""
         func key(_ key: String) -> String { "\(place): \(key)" }
 
-        guard let formatNode = members["format"] else { throw fail(place, "missing key \"format\"") }
+        guard let formatNode = members["format"] else {
+            throw fail(node, place, "missing key \"format\"")
+        }
         let format = try string(formatNode, place: key("format"))
         let affineFormats = try stringList(members["affineFormats"], place: key("affineFormats"))
         let syntax = try enumValue(members["syntax"], Syntax.self, place: key("syntax")) ?? .inputMask
@@ -109,7 +148,7 @@ struct SpecReader {
         let warnComplete = try ratio(members["warnComplete"], key: "warnComplete", of: place)
         if let warnComplete, let minComplete, warnComplete < minComplete {
             throw fail(
-                place,
+                members["warnComplete"], place,
                 "warnComplete is a fraction from minComplete (\(Ratio.decimal(minComplete))) to 1, got \(Ratio.decimal(warnComplete))"
             )
         }
@@ -120,20 +159,22 @@ struct SpecReader {
             try bool(members["replaceIncomplete"], place: key("replaceIncomplete")) ?? false
         if members["replaceIncomplete"] != nil && replace == nil {
             throw fail(
-                key("replaceIncomplete"), "only with \"replace\": it says which cells replace their input")
+                members["replaceIncomplete"], key("replaceIncomplete"),
+                "only with \"replace\": it says which cells replace their input")
         }
 
         // Keys that belong to one syntax only are errors with another: they would be ignored.
         if syntax != .inputMask {
             for name in ["notations", "rightToLeft"] where members[name] != nil {
-                throw fail(key(name), "only for syntax \"input-mask\", not \"\(syntax.rawValue)\"")
+                throw fail(
+                    node, key: name, key(name), "only for syntax \"input-mask\", not \"\(syntax.rawValue)\"")
             }
         }
         if syntax != .akmask, members["template"] != nil {
-            throw fail(key("template"), "only for syntax \"akmask\"")
+            throw fail(node, key: "template", key("template"), "only for syntax \"akmask\"")
         }
         if syntax != .maskara, members["symbols"] != nil {
-            throw fail(key("symbols"), "only for syntax \"maskara\"")
+            throw fail(node, key: "symbols", key("symbols"), "only for syntax \"maskara\"")
         }
         let placeholder =
             try character(members["placeholderCharacter"], place: key("placeholderCharacter")) ?? "_"
@@ -144,7 +185,9 @@ struct SpecReader {
         do {
             notations = try Notation.merged(specWide: specNotations, column: columnNotations)
         } catch {
-            throw fail(error.list == .column ? key("notations") : "notations", error.description)
+            throw error.list == .column
+                ? fail(members["notations"], key("notations"), error.description)
+                : fail(specNotationsNode, "notations", error.description)
         }
         let syntaxOptions = SyntaxOptions(template: template, symbols: symbols)
         let mask: AffineMask
@@ -154,7 +197,14 @@ struct SpecReader {
                 syntaxOptions: syntaxOptions, strategy: strategy, autocomplete: autocomplete,
                 rightToLeft: rightToLeft)
         } catch {
-            throw fail(place, error.description)
+            // The format that does not compile: the primary one, or an element of affineFormats.
+            var formatNode = formatNode
+            if let index = error.affineIndex, case .array(let elements, _) = members["affineFormats"],
+                elements.indices.contains(index)
+            {
+                formatNode = elements[index]
+            }
+            throw fail(formatNode, place, error.description)
         }
 
         var column = ColumnSpec(
@@ -187,7 +237,8 @@ struct SpecReader {
         return try nonEmptyString(node, place: "\(place): \(key)")
     }
 
-    func checkOutputNames(_ columns: [ColumnSpec]) throws(MaskCleanError) {
+    /// `nodes`: the columns as written, for the line of a message.
+    func checkOutputNames(_ columns: [ColumnSpec], nodes: [JSONNode]) throws(MaskCleanError) {
         // Where each name was given: the message is only made for a repeated one.
         var seen: [String: (column: Int, key: String)] = [:]
         for column in columns {
@@ -198,7 +249,9 @@ struct SpecReader {
                 guard let name else { continue }
                 if let other = seen[name] {
                     let first = "\(columns[other.column].place) \(other.key)"
-                    throw fail("\(column.place): \(key)", "\"\(name)\" is already the name of \(first)")
+                    throw fail(
+                        nodes[column.index], key: key, "\(column.place): \(key)",
+                        "\"\(name)\" is already the name of \(first)")
                 }
                 seen[name] = (column.index, key)
             }
@@ -208,7 +261,7 @@ struct SpecReader {
         for column in columns where column.replace != nil {
             if let other = replacing[column.name] {
                 throw fail(
-                    "\(column.place): replace",
+                    nodes[column.index], key: "replace", "\(column.place): replace",
                     "\(columns[other].place) already replaces the input column \"\(column.name)\"; one column may replace it"
                 )
             }
@@ -222,10 +275,10 @@ struct SpecReader {
         try list(node, place: place, of: "notations") { (element, here) throws(MaskCleanError) in
             let members = try object(element, place: here, allowed: Self.notationKeys)
             guard let characterNode = members["character"] else {
-                throw fail(here, "missing key \"character\"")
+                throw fail(element, here, "missing key \"character\"")
             }
             guard let setNode = members["characterSet"] else {
-                throw fail(here, "missing key \"characterSet\"")
+                throw fail(element, here, "missing key \"characterSet\"")
             }
             return Notation(
                 character: try character(characterNode, place: "\(here): character")!,

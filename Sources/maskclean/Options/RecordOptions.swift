@@ -4,7 +4,7 @@ import MaskClean
 
 /// The options `run` and `check` share.
 struct RecordOptions: ParsableArguments {
-    @Argument(help: "The spec file (JSON): the columns to mask and how.")
+    @Argument(help: "The spec file, JSON or YAML (.yaml, .yml): the columns to mask and how.")
     var spec: String
 
     @Argument(

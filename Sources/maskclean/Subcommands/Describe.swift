@@ -69,25 +69,31 @@ struct Describe: ParsableCommand {
         options.sample = sample
         options.only = onlyNames
         do throws(MaskCleanError) {
-            let toFile = output.map { $0 != "-" } ?? false
-            if let output, toFile { _ = try SpecProposal.isJSON(output) }
-            let proposal = try Describer.describe(options)
-            if let output, toFile {
-                try proposal.write(to: output)
-                let names = proposal.proposed.map(\.name).joined(separator: ", ")
-                Diagnostics.print(
-                    visible(
-                        "\(output): \(proposal.proposed.count) of \(proposal.columns.count) columns proposed (\(names)) from \(proposal.records) records"
-                    ))
-            } else {
-                var standardOutput = StandardOutput()
-                try standardOutput.write(proposal.yaml)
-                try standardOutput.flush()
-            }
+            try propose(options)
         } catch {
             if error.isBrokenPipe { return }
             Diagnostics.error(error)
             throw ExitCode(error.status.rawValue)
         }
+    }
+
+    /// Proposes the spec and writes it: to `-o`'s file, with a line on stderr saying what it
+    /// holds, or to standard output.
+    private func propose(_ options: DescribeOptions) throws(MaskCleanError) {
+        let toFile = output.map { $0 != "-" } ?? false
+        if let output, toFile { _ = try SpecProposal.isJSON(output) }
+        let proposal = try Describer.describe(options)
+        guard let output, toFile else {
+            var standardOutput = StandardOutput()
+            try standardOutput.write(proposal.yaml)
+            try standardOutput.flush()
+            return
+        }
+        try proposal.write(to: output)
+        let names = proposal.proposed.map(\.name).joined(separator: ", ")
+        Diagnostics.print(
+            visible(
+                "\(output): \(proposal.proposed.count) of \(proposal.columns.count) columns proposed (\(names)) from \(proposal.records) records"
+            ))
     }
 }

@@ -17,7 +17,7 @@ struct Merge: ParsableCommand {
             partial report or two reports hold the same rows, 78 when a report was made with another spec.
             """)
 
-    @Argument(help: "The spec file (JSON) every partial report was made with.")
+    @Argument(help: "The spec file (JSON or YAML) every partial report was made with.")
     var spec: String
 
     @Argument(help: "The partial reports (JSON, as written by run or check --report; - for stdin).")

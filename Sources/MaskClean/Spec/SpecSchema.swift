@@ -1,0 +1,200 @@
+/// The JSON Schema (draft 2020-12) of a spec, as docs/spec.schema.json holds it byte for byte
+/// (a test compares them): `maskclean schema` prints it, so that the binary needs no docs folder.
+/// Edit docs/spec.schema.json, then paste it here between the quotes, indented by 8 spaces.
+public enum SpecSchema {
+    public static let text = #"""
+        {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "$id": "urn:maskclean:spec",
+          "title": "maskclean spec",
+          "description": "Which columns maskclean masks, and how (docs/spec.md). The loader checks more than this schema says: formats compile, added column names differ, keys of one syntax only.",
+          "type": "object",
+          "properties": {
+            "columns": {
+              "description": "The columns to mask, at least one.",
+              "type": "array",
+              "minItems": 1,
+              "items": { "$ref": "#/$defs/column" }
+            },
+            "notations": {
+              "description": "Custom slot characters for every input-mask column.",
+              "type": "array",
+              "default": [],
+              "items": { "$ref": "#/$defs/notation" }
+            },
+            "maxRejected": {
+              "description": "The most records that may be rejected (skipped or quarantined) before the run fails.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 999999999999999,
+              "default": 0
+            },
+            "minRows": {
+              "description": "The fewest records the input may hold before the run fails.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 999999999999999,
+              "default": 1
+            },
+            "samples": {
+              "description": "How many cells of each status short of complete every report keeps per column; 0 for none.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 1000,
+              "default": 5
+            }
+          },
+          "required": ["columns"],
+          "additionalProperties": false,
+          "$defs": {
+            "column": {
+              "description": "One input column to mask, and what to do with it.",
+              "type": "object",
+              "properties": {
+                "name": {
+                  "description": "The input column: a CSV or TSV header name, or a JSON key.",
+                  "type": "string",
+                  "minLength": 1
+                },
+                "format": {
+                  "description": "The primary format, in the column's syntax.",
+                  "type": "string"
+                },
+                "affineFormats": {
+                  "description": "Alternative formats; each value gets the one it fits best.",
+                  "type": "array",
+                  "default": [],
+                  "items": { "type": "string" }
+                },
+                "affinityStrategy": {
+                  "description": "How the format a value gets is chosen among format and affineFormats.",
+                  "type": "string",
+                  "enum": ["bestStatus", "wholeString", "prefix", "capacity", "extractedValueCapacity"],
+                  "default": "bestStatus"
+                },
+                "syntax": {
+                  "description": "The syntax of format and affineFormats.",
+                  "type": "string",
+                  "enum": ["input-mask", "akmask", "maskara"],
+                  "default": "input-mask"
+                },
+                "autocomplete": {
+                  "description": "Append the format's literals that follow where the value ended.",
+                  "type": "boolean",
+                  "default": true
+                },
+                "notations": {
+                  "description": "input-mask only: custom slot characters for this column; a character declared spec-wide is replaced.",
+                  "type": "array",
+                  "default": [],
+                  "items": { "$ref": "#/$defs/notation" }
+                },
+                "rightToLeft": {
+                  "description": "input-mask only: apply the format from the end of the value.",
+                  "type": "boolean",
+                  "default": false
+                },
+                "template": {
+                  "description": "akmask only: the template column's characters for unfilled slots, one or one per position of the mask.",
+                  "type": ["string", "null"],
+                  "default": null
+                },
+                "symbols": {
+                  "description": "maskara only: the characters that are literals, replacing the default set +- () (null: the default).",
+                  "type": ["string", "null"],
+                  "default": null
+                },
+                "trim": {
+                  "description": "Strip leading and trailing white space before masking; a cell of white space only is empty.",
+                  "type": "boolean",
+                  "default": false
+                },
+                "replace": {
+                  "description": "Write the formatted or extracted value into the input column itself, for complete cells.",
+                  "type": "string",
+                  "enum": ["formatted", "extracted"]
+                },
+                "replaceIncomplete": {
+                  "description": "With replace: replace lossy and incomplete cells too.",
+                  "type": "boolean",
+                  "default": false
+                },
+                "required": {
+                  "description": "Empty cells count against the complete ratio.",
+                  "type": "boolean",
+                  "default": false
+                },
+                "minComplete": {
+                  "description": "The lowest acceptable complete ratio, a fraction (0.95, not 95); below it the run exits 1.",
+                  "type": ["number", "null"],
+                  "minimum": 0,
+                  "maximum": 1,
+                  "default": null
+                },
+                "warnComplete": {
+                  "description": "Below this complete ratio (from minComplete to 1) the summary and every report say WARN.",
+                  "type": ["number", "null"],
+                  "minimum": 0,
+                  "maximum": 1,
+                  "default": null
+                },
+                "formattedColumn": {
+                  "description": "The formatted value's added column, <name>_formatted when left out; null for none.",
+                  "$ref": "#/$defs/addedColumn"
+                },
+                "extractedColumn": {
+                  "description": "The extracted value's added column, <name>_extracted when left out; null for none.",
+                  "$ref": "#/$defs/addedColumn"
+                },
+                "statusColumn": {
+                  "description": "The status's added column, <name>_status when left out; null for none.",
+                  "$ref": "#/$defs/addedColumn"
+                },
+                "templateColumn": {
+                  "description": "An added column with the formatted value and the rest of the mask; none when left out or null.",
+                  "$ref": "#/$defs/addedColumn",
+                  "default": null
+                },
+                "placeholderCharacter": {
+                  "description": "Exactly one character: the template column's character for an unfilled slot.",
+                  "type": "string",
+                  "minLength": 1,
+                  "default": "_"
+                }
+              },
+              "required": ["name", "format"],
+              "dependentRequired": { "replaceIncomplete": ["replace"] },
+              "additionalProperties": false
+            },
+            "addedColumn": {
+              "description": "The name of a column the run adds to every record, or null to leave it out.",
+              "type": ["string", "null"],
+              "minLength": 1
+            },
+            "notation": {
+              "description": "A custom slot character for input-mask formats.",
+              "type": "object",
+              "properties": {
+                "character": {
+                  "description": "Exactly one character: the slot character used inside [].",
+                  "type": "string",
+                  "minLength": 1
+                },
+                "characterSet": {
+                  "description": "The characters the slot accepts, listed literally (no ranges).",
+                  "type": "string"
+                },
+                "isOptional": {
+                  "description": "Whether the slot may be left unfilled.",
+                  "type": "boolean",
+                  "default": false
+                }
+              },
+              "required": ["character", "characterSet"],
+              "additionalProperties": false
+            }
+          }
+        }
+
+        """#
+}

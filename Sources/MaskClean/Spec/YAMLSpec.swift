@@ -1,0 +1,320 @@
+import Yams
+
+/// A YAML spec (docs/spec.md), read into the tree a JSON spec makes, so that one reader checks
+/// both with the same keys, defaults and messages. What the tree cannot say is kept beside it:
+/// the line of every node and key, and what each plain scalar was written as.
+///
+/// YAML that would surprise is refused here or by the reader: a key written twice, a tag, a
+/// second document, and (in `SpecReader`) a plain scalar that YAML reads as a number, a boolean
+/// or null where the spec wants a string.
+struct YAMLSpec {
+    /// A plain (unquoted) scalar that YAML reads as something other than a string.
+    struct PlainScalar: Sendable {
+        /// As written: `0000`, `no`, `~`.
+        var text: String
+        /// What YAML reads it as: `a number`, `a boolean`, `null`, `a date`.
+        var readsAs: String
+    }
+
+    /// The line of each node, by its number: a node's `offset` in the tree numbers it here.
+    private(set) var lines: [Int] = []
+    /// For each object, by its node's number, the line of each of its keys.
+    private(set) var keyLines: [Int: [String: Int]] = [:]
+    /// The plain scalars that YAML reads as something other than a string, by node number.
+    private(set) var plainScalars: [Int: PlainScalar] = [:]
+
+    private let file: String
+    /// How many nodes the tree may hold: aliases repeat a node without writing it again, so a
+    /// few lines could otherwise expand to billions of values.
+    private let maximumNodes: Int
+
+    /// Parses `bytes` (UTF-8, the byte-order mark already removed) into the tree the JSON reader
+    /// makes, and the places of its nodes.
+    static func parse(_ bytes: [UInt8], file: String) throws(MaskCleanError) -> (JSONNode, YAMLSpec) {
+        var spec = YAMLSpec(file: file, maximumNodes: max(bytes.count, 100_000))
+        let text = try spec.decodedText(bytes)
+        if let deepest = nestingBound(bytes), deepest.depth > JSONScanner.maximumDepth {
+            throw spec.fail(line: deepest.line, "nested more than \(JSONScanner.maximumDepth) deep")
+        }
+        let document: Node
+        do {
+            let parser = try Parser(yaml: text, resolver: .basic, constructor: .default, encoding: .utf8)
+            guard let first = try parser.nextRoot() else {
+                throw spec.fail(line: 1, "no YAML document: a spec is a mapping with the key \"columns\"")
+            }
+            if let second = try parser.nextRoot() {
+                throw spec.fail(
+                    line: second.mark?.line ?? 1,
+                    "a second YAML document (after ---): a spec is one document")
+            }
+            document = first
+        } catch let error as MaskCleanError {
+            throw error
+        } catch let error as YamlError {
+            throw spec.syntaxError(error, text: text)
+        } catch {
+            throw spec.fail(line: 1, "\(error)")
+        }
+        guard case .mapping = document else {
+            throw spec.fail(
+                line: document.mark?.line ?? 1,
+                "the document is \(Self.kind(of: document)), not a mapping: a spec is a mapping with the key \"columns\""
+            )
+        }
+        let root = try spec.convert(document, depth: 0)
+        return (root, spec)
+    }
+
+    private func fail(line: Int, _ what: String) -> MaskCleanError {
+        .spec("\(file):\(line)", nil, what)
+    }
+
+    private func fail(_ node: Node, _ what: String) -> MaskCleanError {
+        fail(line: node.mark?.line ?? 1, what)
+    }
+
+    // MARK: Text
+
+    /// The text, or the line of its first byte that is not UTF-8.
+    private func decodedText(_ bytes: [UInt8]) throws(MaskCleanError) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        var line = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+                if scalar == "\n" { line += 1 }
+            case .emptyInput:
+                return String(decoding: bytes, as: UTF8.self)
+            case .error:
+                throw fail(
+                    line: line, "not UTF-8 (byte \(offset + 1) of the file): a YAML spec is UTF-8 text")
+            }
+        }
+    }
+
+    /// A YAML syntax error, with its line and column: `spec.yaml:3: column 7: mapping values are
+    /// not allowed in this context`.
+    private func syntaxError(_ error: YamlError, text: String) -> MaskCleanError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let during = context.map { " (\($0.text), line \($0.mark.line))" } ?? ""
+            return fail(
+                line: mark.line,
+                "column \(mark.column): \(problem)\(during)\(Self.flowHint(text, line: mark.line))")
+        case .duplicatedKeysInMapping(let keys, let context):
+            let named = keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            return fail(
+                line: context.mark.line,
+                "key \(named) written twice in one mapping (the first is on this line): YAML would keep one silently"
+            )
+        case .reader(let problem, let offset, _, _):
+            // Yams gives the offset in characters.
+            let line = offset.map { 1 + text.prefix($0).count(where: { $0 == "\n" || $0 == "\r\n" }) } ?? 1
+            return fail(line: line, problem)
+        default:
+            return fail(line: 1, "\(error)")
+        }
+    }
+
+    /// A format written unquoted that starts with `[` or `{` is a YAML list or mapping, and
+    /// what follows it a syntax error: the message says to quote it.
+    private static func flowHint(_ text: String, line: Int) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count,
+            let match = lines[line - 1].firstMatch(of: /^\s*(?:-\s+)?[A-Za-z]+:\s+([\[{].*?)\s*$/)
+        else { return "" }
+        let value = String(match.output.1)
+        return
+            "; a value that starts with \(value.first!) is a YAML list or mapping: quote it, as \(JSONTextWriter.quoted(value))"
+    }
+
+    // MARK: Nodes
+
+    private mutating func number(_ node: Node) throws(MaskCleanError) -> Int {
+        guard lines.count < maximumNodes else {
+            throw fail(node, "more than \(maximumNodes) values once its aliases are expanded")
+        }
+        lines.append(node.mark?.line ?? 1)
+        return lines.count - 1
+    }
+
+    private mutating func convert(_ node: Node, depth: Int) throws(MaskCleanError) -> JSONNode {
+        guard depth < JSONScanner.maximumDepth else {
+            throw fail(node, "nested more than \(JSONScanner.maximumDepth) deep")
+        }
+        switch node {
+        case .scalar(let scalar):
+            let id = try number(node)
+            // The tag as written: "" when none was (the scalar is read from its style), `!` or
+            // `!!str` for a string. Read before anything resolves it.
+            let tag = scalar.tag.description
+            guard tag.isEmpty || tag == "!" || tag == Self.stringTag else {
+                throw fail(
+                    node, "the tag \(Self.shortTag(tag)) is not part of a spec: write the value without it")
+            }
+            guard tag.isEmpty, scalar.style == .plain else { return .string(scalar.string, offset: id) }
+            return plain(scalar.string, id: id)
+        case .sequence(let sequence):
+            try checkTag(sequence.tag, node, allowed: "tag:yaml.org,2002:seq")
+            let id = try number(node)
+            var elements: [JSONNode] = []
+            for element in sequence {
+                elements.append(try convert(element, depth: depth + 1))
+            }
+            return .array(elements, offset: id)
+        case .mapping(let mapping):
+            try checkTag(mapping.tag, node, allowed: "tag:yaml.org,2002:map")
+            let id = try number(node)
+            var pairs: [(key: String, value: JSONNode)] = []
+            var lines: [String: Int] = [:]
+            var merged: [Node] = []
+            for (keyNode, valueNode) in mapping {
+                guard case .scalar(let keyScalar) = keyNode else {
+                    throw fail(keyNode, "a key that is \(Self.kind(of: keyNode)): keys are names")
+                }
+                let key = keyScalar.string
+                // A key's tag is resolved by the parser (to `!!str`) when it checks for repeated keys.
+                if key == "<<", keyScalar.style == .plain,
+                    [Tag.Name.implicit.rawValue, Self.stringTag].contains(keyScalar.tag.description)
+                {
+                    merged.append(valueNode)
+                    continue
+                }
+                pairs.append((key, try convert(valueNode, depth: depth + 1)))
+                lines[key] = keyNode.mark?.line ?? 1
+            }
+            // A merge key (`<<: *defaults`) adds the keys of the mappings it names that the
+            // mapping does not write itself; of two merged mappings, the first listed wins.
+            for source in merged.flatMap(Self.mergedMappings) {
+                guard case .mapping = source else {
+                    throw fail(source, "<< merges mappings, not \(Self.kind(of: source))")
+                }
+                guard case .object(let sourcePairs, let sourceID) = try convert(source, depth: depth + 1)
+                else {
+                    continue
+                }
+                for (key, value) in sourcePairs where lines[key] == nil {
+                    pairs.append((key, value))
+                    lines[key] = keyLines[sourceID]?[key] ?? self.lines[sourceID]
+                }
+            }
+            keyLines[id] = lines
+            return .object(pairs, offset: id)
+        case .alias:
+            // The parser replaces every alias by the node its anchor names.
+            throw fail(node, "an alias that names no anchor")
+        }
+    }
+
+    private static func mergedMappings(_ value: Node) -> [Node] {
+        if case .sequence(let sequence) = value { return Array(sequence) }
+        return [value]
+    }
+
+    private func checkTag(_ tag: Tag, _ node: Node, allowed: String) throws(MaskCleanError) {
+        let written = tag.description
+        guard written.isEmpty || written == "!" || written == allowed else {
+            throw fail(
+                node, "the tag \(Self.shortTag(written)) is not part of a spec: write the value without it")
+        }
+    }
+
+    private static let stringTag = "tag:yaml.org,2002:str"
+
+    /// `!!binary` for `tag:yaml.org,2002:binary`; a local tag as written.
+    private static func shortTag(_ tag: String) -> String {
+        let prefix = "tag:yaml.org,2002:"
+        return tag.hasPrefix(prefix) ? "!!" + tag.dropFirst(prefix.count) : tag
+    }
+
+    private static func kind(of node: Node) -> String {
+        switch node {
+        case .mapping: "a mapping"
+        case .sequence: "a sequence"
+        case .scalar, .alias: "a scalar"
+        }
+    }
+
+    /// A plain scalar: what YAML reads it as. A YAML 1.1 reader (as Yams is) and a YAML 1.2 one
+    /// disagree on some (`no`, `0777`, `1_000`); the reader refuses those where it wants a string,
+    /// and takes as numbers only the decimal numbers that every reader reads alike.
+    private mutating func plain(_ text: String, id: Int) -> JSONNode {
+        var resolved = Resolver.default.resolveTag(of: Node(text, .implicit, .plain))
+        // YAML 1.2 also reads `-.5` and `+.5` as numbers.
+        if resolved == .str, Self.isDecimal(text) { resolved = .float }
+        switch resolved {
+        case .null:
+            plainScalars[id] = PlainScalar(text: text, readsAs: "null")
+            return .null(offset: id)
+        case .bool:
+            plainScalars[id] = PlainScalar(text: text, readsAs: "a boolean")
+            return .bool(["true", "yes", "on"].contains(text.lowercased()), offset: id)
+        case .int, .float:
+            plainScalars[id] = PlainScalar(text: text, readsAs: "a number")
+            return .number(Self.isDecimal(text) ? Double(text) ?? .nan : .nan, text: text, offset: id)
+        case .timestamp:
+            plainScalars[id] = PlainScalar(text: text, readsAs: "a date")
+            return .string(text, offset: id)
+        default:
+            return .string(text, offset: id)
+        }
+    }
+
+    /// A number every YAML reader and JSON read alike: `12`, `-0.5`, `0.98`, `1e3`, not `0777`,
+    /// `0x1F`, `1_000`, `.inf` or `1:30`.
+    static func isDecimal(_ text: String) -> Bool {
+        text.wholeMatch(
+            of: /[-+]?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+([eE][-+]?[0-9]+)?/)
+            != nil
+    }
+
+    /// An upper bound on how deep the document nests, and the line where it is deepest: the parser
+    /// recurses once per level, so a document nested too deep is refused before it is parsed. A
+    /// level takes a column of indentation, a `- ` or `? ` entry, or an open `[` or `{`.
+    static func nestingBound(_ bytes: [UInt8]) -> (depth: Int, line: Int)? {
+        var deepest: (depth: Int, line: Int)?
+        var line = 1
+        var brackets = 0
+        var index = 0
+        while index < bytes.count {
+            // A line: its indentation, then its entries, then its brackets outside quotes and comments.
+            var depth = 0
+            while index < bytes.count, bytes[index] == UInt8(ascii: " ") {
+                depth += 1
+                index += 1
+            }
+            while index + 1 < bytes.count,
+                bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "?"),
+                bytes[index + 1] == UInt8(ascii: " ")
+            {
+                depth += 2
+                index += 2
+            }
+            var quote: UInt8?
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\n") {
+                let byte = bytes[index]
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: "#") {
+                    while index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") { index += 1 }
+                } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                    brackets += 1
+                } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                    brackets = max(0, brackets - 1)
+                }
+                index += 1
+            }
+            if deepest == nil || depth + brackets > deepest!.depth { deepest = (depth + brackets, line) }
+            line += 1
+            index += 1
+        }
+        return deepest
+    }
+}
