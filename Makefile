@@ -16,7 +16,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 
 .PHONY: all deps test-deps build run test lint format bench bench-deps bench-peers build-bench fuzz build-fuzz sanitize sanitize-thread \
-	sanitize-address install clean
+	sanitize-address spark-deps test-spark install clean
 
 all: build
 
@@ -137,6 +137,25 @@ sanitize-address: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/.lsan-suppressions \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+# The Spark example (examples/spark) on a local Spark: PySpark from PyPI into SPARK_VENV when it is
+# missing, and Java 17 (Debian's openjdk-17-jre-headless) when no Java 17 or later is installed.
+# test_maskclean_spark.py compares every Spark run with one maskclean run over the same file.
+SPARK_VENV      = .build/spark-venv
+PYSPARK_VERSION = 4.3.0
+SPARK_MASKCLEAN = $(MASKCLEAN)
+
+spark-deps:
+	$(call install-missing,python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
+	java_major=$$(java -version 2>&1 | sed -n 's/.* version "\([0-9]*\).*/\1/p' | head -n 1); \
+	[ "$${java_major:-0}" -ge 17 ] || missing="$$missing openjdk-17-jre-headless";)
+	@$(SPARK_VENV)/bin/python -c 'import pyspark' 2>/dev/null || { \
+		echo "Installing PySpark $(PYSPARK_VERSION) into $(SPARK_VENV)…"; \
+		rm -rf $(SPARK_VENV) && python3 -m venv $(SPARK_VENV) && \
+		$(SPARK_VENV)/bin/pip install --quiet --disable-pip-version-check pyspark==$(PYSPARK_VERSION); }
+
+test-spark: build spark-deps
+	$(SPARK_VENV)/bin/python examples/spark/test_maskclean_spark.py --maskclean $(SPARK_MASKCLEAN)
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
