@@ -115,7 +115,7 @@ def parse_arguments(argv):
     if args.quarantine is not None and args.on_error == "fail":
         parser.error("--quarantine keeps going past bad records: it cannot go with --on-error fail")
     if args.input_format is None:
-        name = re.sub(r"\.(gz|zst|bz2)$", "", args.input.lower())
+        name = re.sub(r"\.(gz|zst)$", "", args.input.lower())
         args.input_format = "csv" if name.endswith(".csv") else "ndjson"
     return args
 
@@ -131,7 +131,7 @@ def find_maskclean():
     if on_path:
         return os.path.abspath(on_path)
     project = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    candidates = sorted(glob.glob(os.path.join(project, "dist", "maskclean-*", "bin", "maskclean")))
+    candidates = sorted(glob.glob(os.path.join(project, "dist", "maskclean-*", "bin", "maskclean")), reverse=True)
     candidates.append(os.path.join(project, ".build", "release", "maskclean"))
     for candidate in candidates:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
@@ -455,7 +455,7 @@ def run(args):
             with open(path, "wb") as file:
                 file.write(by_part[index][0])
             reports.append(path)
-        command = [binary, "merge", spec, *reports, "--report", args.report]
+        command = [binary, "merge", spec, *reports, "--report", args.report, "--input", args.input]
         for option in ("junit", "markdown", "html"):
             if getattr(args, option) is not None:
                 command += [f"--{option}", getattr(args, option)]
