@@ -139,20 +139,22 @@ sanitize-address: test-deps
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 # The Spark example (examples/spark) on a local Spark: PySpark from PyPI into SPARK_VENV when it is
-# missing, and Java 17 (Debian's openjdk-17-jre-headless) when no Java 17 or later is installed.
+# missing (with its SQL extras, pyarrow and pandas, for mapInArrow; pandas 3 it does not support
+# yet), and Java 17 (Debian's openjdk-17-jre-headless) when no Java 17 or later is installed.
 # test_maskclean_spark.py compares every Spark run with one maskclean run over the same file.
 SPARK_VENV      = .build/spark-venv
 PYSPARK_VERSION = 4.3.0
 SPARK_MASKCLEAN = $(MASKCLEAN)
 
 spark-deps:
-	$(call install-missing,python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
+	$(call install-missing,python3 -c 'import venv; import ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
 	java_major=$$(java -version 2>&1 | sed -n 's/.* version "\([0-9]*\).*/\1/p' | head -n 1); \
 	[ "$${java_major:-0}" -ge 17 ] || missing="$$missing openjdk-17-jre-headless";)
-	@$(SPARK_VENV)/bin/python -c 'import pyspark' 2>/dev/null || { \
-		echo "Installing PySpark $(PYSPARK_VERSION) into $(SPARK_VENV)…"; \
+	@$(SPARK_VENV)/bin/python -c 'import pyspark, pyarrow, pandas' 2>/dev/null || { \
+		echo "Installing PySpark $(PYSPARK_VERSION) (with pyarrow and pandas) into $(SPARK_VENV)…"; \
 		rm -rf $(SPARK_VENV) && python3 -m venv $(SPARK_VENV) && \
-		$(SPARK_VENV)/bin/pip install --quiet --disable-pip-version-check pyspark==$(PYSPARK_VERSION); }
+		$(SPARK_VENV)/bin/pip install --quiet --disable-pip-version-check \
+			"pyspark[sql]==$(PYSPARK_VERSION)" "pandas<3"; }
 
 test-spark: build spark-deps
 	$(SPARK_VENV)/bin/python examples/spark/test_maskclean_spark.py --maskclean $(SPARK_MASKCLEAN)

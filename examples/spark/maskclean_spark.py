@@ -16,7 +16,8 @@ the whole INPUT. The steps:
 2. A first pass counts each partition's records as maskclean counts them (NDJSON: a line of
    spaces, tabs and CRs holds none), so that partition P can be told the number of its first
    record: --first-row R.
-3. Each task feeds its lines to maskclean from a thread and streams the cleaned records back; the
+3. Each task (mapInArrow: Arrow batches in and out, no Python object per record but the bytes)
+   feeds its lines to maskclean from a thread and streams the cleaned records back; the
    partition's report (and quarantined records) come back to the driver as data, through an
    accumulator: no shared file system is assumed and nothing is computed twice. A maskclean status
    other than 0 or 1 fails the task with maskclean's message; a report whose `rows` is not the
@@ -50,7 +51,7 @@ import tempfile
 import threading
 
 try:
-    from pyspark import AccumulatorParam, SparkFiles
+    from pyspark import AccumulatorParam, SparkFiles, TaskContext
     from pyspark.sql import SparkSession
     from pyspark.sql.functions import col, expr, lit, spark_partition_id
     from pyspark.sql.types import BinaryType, StructField, StructType
@@ -69,7 +70,7 @@ EXIT_CANT_CREATE = 73
 
 TASK_FAILURE = re.compile(r"MaskcleanTaskError: (maskclean exited with status (\d+)[^\n]*|[^\n]*)")
 NDJSON_BLANKS = b" \t\r"  # what maskclean skips as white space on an NDJSON line (docs/record-formats.md)
-FEED_BATCH = 1 << 16
+READ_SIZE = 1 << 20
 
 
 class ScriptError(Exception):
@@ -187,11 +188,14 @@ def part_id(index):
 
 
 def make_partition_cleaner(args, binary_name, spec_name, columns, counts, first_rows, collected):
-    """The function mapPartitionsWithIndex runs: maskclean over one partition's lines."""
+    """The function mapInArrow runs: maskclean over one partition's lines, Arrow batches in and out."""
     quarantining = args.quarantine is not None
     drop_header = args.input_format == "csv"
 
-    def clean_partition(index, lines):
+    def clean_partition(batches):
+        import pyarrow
+
+        index = TaskContext.get().partitionId()  # the scan's partition: no shuffle comes between
         binary = SparkFiles.get(binary_name)
         mode = os.stat(binary).st_mode
         if not mode & stat.S_IXUSR:
@@ -206,11 +210,20 @@ def make_partition_cleaner(args, binary_name, spec_name, columns, counts, first_
                                         quarantine_path)
             with open(os.path.join(scratch, "stderr"), "w+b") as errors:
                 process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors)
-                feeder = Feeder(process.stdin, lines, skip_first=drop_header and index == 0)
+                feeder = Feeder(process.stdin, batches, skip_first=drop_header and index == 0)
                 feeder.start()
                 try:
-                    for record in process.stdout:
-                        yield (record[:-1] if record.endswith(b"\n") else record,)
+                    # One record a line: cut what maskclean writes at line feeds, a batch per read.
+                    pending = b""
+                    while chunk := process.stdout.read1(READ_SIZE):
+                        records = (pending + chunk).split(b"\n")
+                        pending = records.pop()
+                        if records:
+                            yield pyarrow.RecordBatch.from_arrays([pyarrow.array(records, pyarrow.binary())],
+                                                                  names=["value"])
+                    if pending:
+                        yield pyarrow.RecordBatch.from_arrays([pyarrow.array([pending], pyarrow.binary())],
+                                                              names=["value"])
                     status = process.wait()
                 finally:
                     if process.poll() is None:
@@ -244,32 +257,25 @@ def make_partition_cleaner(args, binary_name, spec_name, columns, counts, first_
 
 
 class Feeder(threading.Thread):
-    """Writes a partition's lines to maskclean's stdin, so that its stdout is read meanwhile."""
+    """Writes a partition's lines (Arrow batches) to maskclean's stdin, so that its stdout is read meanwhile."""
 
-    def __init__(self, pipe, lines, skip_first):
+    def __init__(self, pipe, batches, skip_first):
         super().__init__(daemon=True)
         self.pipe = pipe
-        self.lines = lines
+        self.batches = batches
         self.skip_first = skip_first
         self.failure = None
 
     def run(self):
         try:
-            batch = []
-            size = 0
-            for line in self.lines:
-                if self.skip_first:
+            for batch in self.batches:
+                lines = batch.column(0).to_pylist()
+                if self.skip_first and lines:
                     self.skip_first = False
-                    continue
-                batch.append(line)
-                size += len(line) + 1
-                if size >= FEED_BATCH:
-                    batch.append(b"")
-                    self.pipe.write(b"\n".join(batch))
-                    batch, size = [], 0
-            if batch:
-                batch.append(b"")
-                self.pipe.write(b"\n".join(batch))
+                    del lines[0]
+                if lines:
+                    lines.append(b"")
+                    self.pipe.write(b"\n".join(lines))
         except BrokenPipeError:
             pass  # maskclean stopped reading: its exit status says why
         except BaseException as failure:  # the upstream iterator failed: the task must fail with it
@@ -311,11 +317,6 @@ def read_lines(spark, path, partitions):
     found = frame.rdd.getNumPartitions()
     wanted = partitions or max(1, found)
     return frame if found == wanted else spread_in_order(spark, frame, wanted)
-
-
-def raw_lines(frame):
-    """The frame's lines as Python bytes, byte for byte (a cast to binary takes a string's bytes as they are)."""
-    return frame.select(col("value").cast("binary")).rdd.map(lambda row: bytes(row[0]))
 
 
 def csv_columns(header_line):
@@ -395,7 +396,12 @@ def run(args):
             raise ScriptError(EXIT_CANT_CREATE, f"--{option} {target}: its folder does not exist")
 
     if SparkSession is None:
-        raise ScriptError(EXIT_UNAVAILABLE, "PySpark is not installed: pip install pyspark (Spark 4 needs Java 17)")
+        raise ScriptError(EXIT_UNAVAILABLE, "PySpark is not installed: pip install 'pyspark[sql]' (Spark 4 needs Java 17)")
+    try:
+        import pandas  # noqa: F401 -- mapInArrow needs both, on the driver and the workers
+        import pyarrow  # noqa: F401
+    except ImportError as error:
+        raise ScriptError(EXIT_UNAVAILABLE, f"{error.name} is not installed: pip install 'pyspark[sql]'")
     builder = SparkSession.builder.appName("maskclean").config("spark.ui.showConsoleProgress", "false")
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ  # spark-submit started the JVM and set its master
     master = args.master or (None if submitted else "local[*]")
@@ -412,13 +418,12 @@ def run(args):
             raise ScriptError(EXIT_CANT_CREATE, f"{args.outdir} already exists: Spark writes a new folder")
 
         frame = read_lines(spark, args.input, args.partitions)
-        lines = raw_lines(frame)
         columns = []
         if args.input_format == "csv":
-            first = lines.take(1)
+            first = frame.select(col("value").cast("binary")).take(1)  # from partition 0, the file's start
             if not first:
                 raise ScriptError(EXIT_DATA, f"{args.input}: the CSV file is empty (no header)")
-            columns = csv_columns(first[0])
+            columns = csv_columns(bytes(first[0][0]))
         check_binary(binary, spec, args, columns)
 
         counts = count_records(frame, args.input_format, columns)
@@ -431,8 +436,7 @@ def run(args):
         collected = sc.accumulator([], ListParam())
         cleaner = make_partition_cleaner(args, os.path.basename(binary), os.path.basename(spec), columns, counts,
                                          first_rows, collected)
-        records = lines.mapPartitionsWithIndex(cleaner)
-        cleaned = spark.createDataFrame(records, LINE_SCHEMA)
+        cleaned = frame.select(col("value").cast("binary").alias("value")).mapInArrow(cleaner, LINE_SCHEMA)
         try:
             cleaned.select(col("value").cast("string")).write.text(args.outdir, lineSep="\n")
         except Exception as error:  # noqa: BLE001 -- Py4J and PySpark raise several kinds
