@@ -380,7 +380,9 @@ def task_failure(error):
     text = str(error)
     found = TASK_FAILURE.search(text)
     if found is None:
-        return EXIT_SOFTWARE, text.strip().splitlines()[0] if text.strip() else repr(error)
+        # Not maskclean's: the last exception a Python traceback names, else Spark's first line.
+        raised = re.findall(r"^\s*([\w.]+(?:Error|Exception): .+)$", text, re.M)
+        return EXIT_SOFTWARE, raised[-1] if raised else (text.strip().splitlines() or [repr(error)])[0]
     status = int(found.group(2)) if found.group(2) else EXIT_SOFTWARE
     return status, found.group(1)
 

@@ -300,6 +300,24 @@ def case_malformed_fails(context):
         f"the message does not end with maskclean's reason {expected[found.group(1)]!r}: {found.group(0)}")
 
 
+def case_bad_spec(context):
+    """A spec maskclean refuses stops the job before any task runs: exit 78 with its message, no output."""
+    reset(context, "badspec")
+    spec = context.path("badspec.json")
+    with open(SPEC, "rb") as file:
+        broken = json.load(file)
+    broken["columns"][0]["minComplete"] = 98  # a percentage where a fraction belongs
+    with open(spec, "w") as file:
+        json.dump(broken, file)
+    single_status, _, _, single_stderr = context.single_run(spec, context.data(), "badspec")
+    status, records, report, output, _ = context.spark_run(spec, context.data(), "badspec")
+    assert single_status == 78, f"one run exited {single_status} on a bad spec, expected 78"
+    assert status == 78, f"Spark exited {status}, expected maskclean's 78:\n{output[-3000:]}"
+    message = single_stderr.strip().splitlines()[-1]
+    assert message.split(": ", 1)[-1] in output, f"maskclean's message {message!r} is not shown:\n{output[-3000:]}"
+    assert records is None and report is None, "a job refused for its spec wrote records or a report"
+
+
 def one_line_csv(context, rows):
     """The generated rows as CSV with one record a line (the notes' line breaks made spaces)."""
     path = context.path(f"oneline-{rows}.csv")
@@ -399,7 +417,7 @@ def case_readme_recipe(context):
                         "README recipe")
 
 
-CASES = [case_ndjson_equals_one_run, case_malformed_quarantined, case_malformed_fails, case_csv,
+CASES = [case_ndjson_equals_one_run, case_malformed_quarantined, case_malformed_fails, case_bad_spec, case_csv,
          case_compressed_small, case_readme_recipe]
 
 
