@@ -1,6 +1,11 @@
 # maskclean: `make run` shows it working on the demo export, `make test` proves it.
 # Both install what they need when it is missing: libcsv-dev, zlib1g-dev and libzstd-dev (make deps),
 # and for the tests groff, zstd, libxml2-utils and chromium too (make test-deps).
+# `make dist` builds the binary that travels, dist/maskclean-VERSION-linux-ARCH.tar.gz (a static
+# Swift runtime, libcsv, zlib and libzstd linked in, stripped; with the manual, README.md and
+# LICENSE; also left unpacked in dist/, `make -s dist-path` prints its binary's path); `make
+# test-dist` checks that it needs only the C runtime and runs the demo without the toolchain.
+# `make install PREFIX=/usr/local` (and DESTDIR=…) installs that binary and the manual.
 
 SWIFT       ?= swift
 CONFIG      ?= release
@@ -16,7 +21,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 
 .PHONY: all deps test-deps build run test lint format bench bench-deps bench-peers build-bench fuzz build-fuzz sanitize sanitize-thread \
-	sanitize-address spark-deps test-spark install clean
+	sanitize-address dist dist-path test-dist spark-deps test-spark install clean
 
 all: build
 
@@ -138,13 +143,63 @@ sanitize-address: test-deps
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/.lsan-suppressions \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan
 
+# The binary that travels: a release build with the Swift runtime and Foundation linked in
+# (--static-swift-stdlib) and libcsv, zlib and libzstd taken from their static archives, stripped,
+# so that it needs only the C runtime. The system library targets' module maps ask for -lcsv, -lz
+# and -lzstd, and the linker takes a .so over a .a in the same directory: DIST_LIBS holds only
+# links to the .a files and comes first in the search path. VERSION is the one in
+# Sources/maskclean/MaskCleanCommand.swift; `make dist` checks that the binary's --version says it.
+ARCH         := $(shell uname -m)
+MULTIARCH    := $(shell gcc -print-multiarch 2>/dev/null || echo $(ARCH)-linux-gnu)
+STATIC_LIBS   = csv z zstd
+VERSION      := $(shell sed -n 's/^ *version: "\([^"]*\)".*/\1/p' Sources/maskclean/MaskCleanCommand.swift | head -n 1)
+DIST_SCRATCH  = .build-dist
+DIST_LIBS     = $(DIST_SCRATCH)/static-libs
+DIST_NAME     = maskclean-$(VERSION)-linux-$(ARCH)
+DIST_DIR      = dist/$(DIST_NAME)
+DIST_TARBALL  = dist/$(DIST_NAME).tar.gz
+DIST_BIN      = $(DIST_DIR)/bin/maskclean
+
+dist: deps
+	@rm -rf $(DIST_LIBS) && mkdir -p $(DIST_LIBS)
+	@for lib in $(STATIC_LIBS); do \
+		archive=/usr/lib/$(MULTIARCH)/lib$$lib.a; \
+		[ -f $$archive ] || { echo "dist: $$archive is missing (make deps installs it)" >&2; exit 1; }; \
+		ln -s $$archive $(DIST_LIBS)/lib$$lib.a; \
+	done
+	$(SWIFT) build -c release --product maskclean --scratch-path $(DIST_SCRATCH) \
+		--static-swift-stdlib -Xlinker -L$(CURDIR)/$(DIST_LIBS)
+	@built=$$($(DIST_SCRATCH)/release/maskclean --version); \
+	if [ "$$built" != "$(VERSION)" ]; then \
+		echo "dist: the binary says version '$$built', MaskCleanCommand.swift '$(VERSION)'" >&2; exit 1; \
+	fi
+	@rm -rf $(DIST_DIR) $(DIST_TARBALL)
+	install -d $(DIST_DIR)/bin $(DIST_DIR)/share/man/man1
+	install -m 755 $(DIST_SCRATCH)/release/maskclean $(DIST_BIN)
+	strip $(DIST_BIN)
+	install -m 644 man/maskclean.1 $(DIST_DIR)/share/man/man1/maskclean.1
+	install -m 644 README.md LICENSE $(DIST_DIR)/
+	tar -C dist --sort=name --owner=0 --group=0 --numeric-owner -czf $(DIST_TARBALL) $(DIST_NAME)
+	@echo "$(DIST_TARBALL)"
+
+# The unpacked binary's path, for scripts that ship it (make -s dist-path).
+dist-path:
+	@echo $(CURDIR)/$(DIST_BIN)
+
+# Checks the packed binary: only the C runtime in ldd, and the demo run from the unpacked tarball
+# with nothing of the toolchain reachable gives what the debug build's run gives; then make install.
+test-dist: dist
+	$(SWIFT) build --product maskclean
+	Tests/dist/check-dist.sh $(DIST_TARBALL) .build/debug/maskclean
+
 # The Spark example (examples/spark) on a local Spark: PySpark from PyPI into SPARK_VENV when it is
 # missing (with its SQL extras, pyarrow and pandas, for mapInArrow; pandas 3 it does not support
 # yet), and Java 17 (Debian's openjdk-17-jre-headless) when no Java 17 or later is installed.
-# test_maskclean_spark.py compares every Spark run with one maskclean run over the same file.
+# test_maskclean_spark.py ships the binary that travels (make dist) and compares every Spark run
+# with one run of that binary over the same file.
 SPARK_VENV      = .build/spark-venv
 PYSPARK_VERSION = 4.3.0
-SPARK_MASKCLEAN = $(MASKCLEAN)
+SPARK_MASKCLEAN = $(DIST_BIN)
 
 spark-deps:
 	$(call install-missing,python3 -c 'import venv; import ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
@@ -156,13 +211,15 @@ spark-deps:
 		$(SPARK_VENV)/bin/pip install --quiet --disable-pip-version-check \
 			"pyspark[sql]==$(PYSPARK_VERSION)" "pandas<3"; }
 
-test-spark: build spark-deps
+test-spark: dist spark-deps
 	$(SPARK_VENV)/bin/python examples/spark/test_maskclean_spark.py --maskclean $(SPARK_MASKCLEAN)
 
-install: build
+# Installs the portable binary (the one `make dist` packs) and the manual under
+# $(DESTDIR)$(PREFIX).
+install: dist
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(MASKCLEAN) $(DESTDIR)$(PREFIX)/bin/maskclean
+	install -m 755 $(DIST_BIN) $(DESTDIR)$(PREFIX)/bin/maskclean
 	install -m 644 man/maskclean.1 $(DESTDIR)$(PREFIX)/share/man/man1/maskclean.1
 
 clean:
-	rm -rf .build .build-* $(DEMO_OUT) bench-data
+	rm -rf .build .build-* $(DEMO_OUT) bench-data dist

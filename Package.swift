@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // SHA-256 for the spec's fingerprint in every report (docs/report.md).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,7 +28,12 @@ let package = Package(
             providers: [.apt(["libzstd-dev"])]
         ),
         .target(name: "MaskEngine"),
-        .target(name: "MaskClean", dependencies: ["MaskEngine", "CLibCSV", "CZlib", "CZstd"]),
+        .target(
+            name: "MaskClean",
+            dependencies: [
+                "MaskEngine", "CLibCSV", "CZlib", "CZstd", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "maskclean",
             dependencies: [
@@ -45,7 +52,12 @@ let package = Package(
         ),
         // What the unit and end-to-end tests share (a temporary folder); no test of its own.
         .target(name: "TestSupport", path: "Tests/Support"),
-        .testTarget(name: "MaskCleanTests", dependencies: ["MaskClean", "TestSupport"]),
+        .testTarget(
+            name: "MaskCleanTests",
+            dependencies: [
+                "MaskClean", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["maskclean", "MaskClean", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

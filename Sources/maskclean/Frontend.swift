@@ -21,6 +21,35 @@ enum Frontend {
         var annotations = false
         /// The file GITHUB_STEP_SUMMARY names: the Markdown summary is appended to it.
         var stepSummary: String?
+
+        var shown: Shown {
+            Shown(spec: spec, quiet: quiet, annotations: annotations, stepSummary: stepSummary)
+        }
+    }
+
+    /// How a report is shown once made, by every command that makes one.
+    struct Shown {
+        var spec: String
+        var quiet: Bool
+        var annotations: Bool
+        var stepSummary: String?
+
+        /// Annotations as `--annotations` says, else when GitHub Actions runs us
+        /// (GITHUB_ACTIONS=true); the step summary where GITHUB_STEP_SUMMARY says.
+        init(spec: String, quiet: Bool, annotations choice: AnnotationsChoice?) {
+            let environment = ProcessInfo.processInfo.environment
+            self.spec = spec
+            self.quiet = quiet
+            annotations = choice.map { $0 == .github } ?? (environment["GITHUB_ACTIONS"] == "true")
+            stepSummary = environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+
+        init(spec: String, quiet: Bool, annotations: Bool, stepSummary: String?) {
+            self.spec = spec
+            self.quiet = quiet
+            self.annotations = annotations
+            self.stepSummary = stepSummary
+        }
     }
 
     /// GitHub shows at most 1 MiB of a step's summary.
@@ -31,14 +60,33 @@ enum Frontend {
         var options = settings.options
         let bar = settings.progress && !settings.quiet && isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         if let bar { options.progress = { read, size in bar.update(read: read, size: size) } }
+        let outputs = [options.output, options.report, options.junit, options.markdown, options.quarantine]
+        return report(settings.shown, outputs: outputs, bar: bar) { (spec) throws(MaskCleanError) in
+            try Runner.run(spec, options)
+        }
+    }
+
+    /// Merges partial reports (`maskclean merge`) and returns the exit status, as `check` would.
+    static func merge(_ settings: Shown, _ options: MergeOptions) -> ExitStatus {
+        report(settings, outputs: [options.report, options.junit, options.markdown], bar: nil) {
+            (spec) throws(MaskCleanError) in try Merger.merge(spec, options)
+        }
+    }
+
+    /// Loads the spec, makes the report, shows it (summary, annotations, step summary) and turns
+    /// its verdict, or the error that stopped it, into the exit status.
+    private static func report(
+        _ settings: Shown, outputs: [String?], bar: ProgressBar?,
+        making: (Spec) throws(MaskCleanError) -> Report
+    ) -> ExitStatus {
         do {
             let spec = try SpecLoader.load(path: settings.spec)
-            let report = try Runner.run(spec, options)
+            let report = try making(spec)
             bar?.finish()
             if !settings.quiet {
                 Diagnostics.print(report.summary, terminator: "")
             }
-            if settings.annotations { annotate(report, options: options) }
+            if settings.annotations { annotate(report, outputs: outputs) }
             if let path = settings.stepSummary { appendSummary(report, to: path) }
             return report.passed ? .success : .thresholdNotMet
         } catch {
@@ -51,10 +99,9 @@ enum Frontend {
 
     /// Annotations go to standard output when it carries nothing else (`check`, `run -o FILE`),
     /// where a runner reads them; otherwise to standard error, so that the records stay intact.
-    private static func annotate(_ report: Report, options: RunOptions) {
+    private static func annotate(_ report: Report, outputs: [String?]) {
         let commands = report.workflowCommands
         guard !commands.isEmpty else { return }
-        let outputs = [options.output, options.report, options.junit, options.markdown, options.quarantine]
         if outputs.contains("-") {
             Diagnostics.print(commands, terminator: "")
             return

@@ -17,5 +17,5 @@ struct MaskCleanCommand: ParsableCommand {
             74 write error; 78 bad spec.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Check.self, Apply.self])
+        subcommands: [Run.self, Check.self, Merge.self, Apply.self])
 }

@@ -31,7 +31,8 @@ struct ManualTests {
     static var manualText: String { manual.replacingOccurrences(of: "\\-", with: "-") }
 
     @Test(
-        "every option of every command is in the manual and the README", arguments: ["run", "check", "apply"])
+        "every option of every command is in the manual and the README",
+        arguments: ["run", "check", "merge", "apply"])
     func optionsDocumented(_ command: String) throws {
         let options = try Self.options(of: command)
         #expect(options.count >= 5, "\(command) --help lists \(options)")

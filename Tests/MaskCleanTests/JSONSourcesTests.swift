@@ -231,7 +231,8 @@ struct JSONSourcesTests {
                 "no record of \(path) has the key \"phone\" (keys seen: \"id\", \"Phone\"); did you mean \"Phone\"?"
             )
         ) {
-            try source.finish(totals(rows: 2, seen: [false], keys: ["id", "Phone"]))
+            var counted = try totals(rows: 2, seen: [false], keys: ["id", "Phone"])
+            try source.finish(&counted)
         }
         let arraySource = try array("[{\"id\": 1}]", in: folder)
         #expect(
@@ -240,11 +241,16 @@ struct JSONSourcesTests {
                 "no record of \(folder.path("data.json")) has the key \"phone\" (keys seen: \"id\", \"email\")"
             )
         ) {
-            try arraySource.finish(totals(rows: 1, seen: [false], keys: ["id", "email"]))
+            var counted = try totals(rows: 1, seen: [false], keys: ["id", "email"])
+            try arraySource.finish(&counted)
         }
         // Seen once is enough; no records, or only bad ones, say nothing of the keys.
-        try source.finish(totals(rows: 2, seen: [true], keys: ["id"]))
-        try source.finish(totals(rows: 0, seen: [], keys: []))
-        try source.finish(totals(rows: 3, rejected: 3, seen: [false], keys: []))
+        for var counted in [
+            try totals(rows: 2, seen: [true], keys: ["id"]), try totals(rows: 0, seen: [false], keys: []),
+            try totals(rows: 3, rejected: 3, seen: [false], keys: []),
+        ] {
+            try source.finish(&counted)
+            #expect(counted.report.columns[0].keyFound == counted.maskedKeysSeen[0])
+        }
     }
 }

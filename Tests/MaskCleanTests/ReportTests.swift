@@ -235,6 +235,8 @@ struct ReportTests {
               "passed": false,
               "minRows": 1,
               "samplesRedacted": false,
+              "specFingerprint": "\(report.specFingerprint)",
+              "parts": [],
               "rejected": {
                 "count": 0,
                 "max": 0,
@@ -254,6 +256,7 @@ struct ReportTests {
                   "passed": false,
                   "warnComplete": null,
                   "warned": false,
+                  "keyFound": true,
                   "droppedCharacters": 57,
                   "formats": {
                     "+1 ([000]) [000]-[0000]": 900,
@@ -281,6 +284,7 @@ struct ReportTests {
                   "passed": true,
                   "warnComplete": null,
                   "warned": false,
+                  "keyFound": true,
                   "droppedCharacters": 0,
                   "formats": {},
                   "samples": {
@@ -312,6 +316,8 @@ struct ReportTests {
               "passed": true,
               "minRows": 1,
               "samplesRedacted": false,
+              "specFingerprint": "\(report.specFingerprint)",
+              "parts": [],
               "rejected": {
                 "count": 2,
                 "max": 2,
@@ -334,6 +340,7 @@ struct ReportTests {
                   "passed": true,
                   "warnComplete": null,
                   "warned": false,
+                  "keyFound": true,
                   "droppedCharacters": 0,
                   "formats": {
                     "[0]": 1

@@ -16,6 +16,8 @@ struct CSVInputPlan: Sendable {
     /// A record on one line may be split without libcsv and copied out as it came: the output
     /// writes fields as they were read.
     var splitsPlainLines: Bool
+    /// The columns were named by `--columns`, the input having no header line: messages say so.
+    var columnsGiven = false
 }
 
 /// Parses a chunk of CSV with its own libcsv parser, one physical line at a time, and writes each

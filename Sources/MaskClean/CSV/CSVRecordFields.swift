@@ -202,7 +202,7 @@ extension CSVChunkProcessor {
         if fieldIndex != plan.headerCount {
             let expected = plan.headerCount
             output.truncate(to: recordOutputStart)
-            badRecords.append(.fieldCount(expected: expected, found: fieldIndex))
+            badRecords.append(.fieldCount(expected: expected, found: fieldIndex, given: plan.columnsGiven))
             return
         }
         if let field = invalidField {

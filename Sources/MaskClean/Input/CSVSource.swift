@@ -1,14 +1,23 @@
-/// CSV and TSV input: the header names the columns, and each masked column must be one of them.
+/// CSV and TSV input: the header names the columns (or `--columns` does, for an input without a
+/// header line), and each masked column must be one of them.
 struct CSVSource: RecordSource {
     let start: InputStart
     private let plan: CSVInputPlan
     private let settings: SourceSettings
 
-    /// Reads the header and checks the spec against it.
+    /// Reads the header (or, without one, the first record's line end) and checks the spec
+    /// against the columns.
     init(input: InputFile, _ settings: SourceSettings) throws(MaskCleanError) {
         self.settings = settings
-        let header = try CSVHeader.read(
-            input, delimiter: settings.delimiter, limit: settings.maximumRecordBytes)
+        let given = settings.options.columnNames
+        let header: CSVHeader
+        if let given {
+            header = try CSVHeader.given(
+                given, input, delimiter: settings.delimiter, limit: settings.maximumRecordBytes)
+        } else {
+            header = try CSVHeader.read(
+                input, delimiter: settings.delimiter, limit: settings.maximumRecordBytes)
+        }
         let spec = settings.spec
         var fieldIndex: [String: [Int]] = [:]
         for (index, name) in header.names.enumerated() { fieldIndex[name, default: []].append(index) }
@@ -16,9 +25,10 @@ struct CSVSource: RecordSource {
         for column in spec.columns {
             guard let indices = fieldIndex[column.name] else {
                 let known = header.names.map { "\"\($0)\"" }.joined(separator: ", ")
+                let named = given == nil ? "its columns" : "its columns, as --columns names them"
                 throw .spec(
                     spec.file, column.place,
-                    "no column \"\(column.name)\" in \(input.name) (its columns: \(known))"
+                    "no column \"\(column.name)\" in \(input.name) (\(named): \(known))"
                         + didYouMean(column.name, in: header.names))
             }
             guard indices.count == 1 else {
@@ -37,7 +47,8 @@ struct CSVSource: RecordSource {
         plan = CSVInputPlan(
             delimiter: settings.delimiter, headerCount: header.names.count, columnNames: header.names,
             maskedFields: maskedFields, rejectPolicy: RejectPolicy(policy: settings.policy, file: input.name),
-            maximumRecordBytes: settings.maximumRecordBytes, splitsPlainLines: false)
+            maximumRecordBytes: settings.maximumRecordBytes, splitsPlainLines: false,
+            columnsGiven: given != nil)
     }
 
     func makeSplitter() -> CSVSplitter { CSVSplitter(delimiter: settings.delimiter) }
@@ -78,28 +89,9 @@ struct CSVHeader {
 
     /// Reads up to the end of the header record and parses it.
     static func read(_ input: InputFile, delimiter: UInt8, limit: Int) throws(MaskCleanError) -> CSVHeader {
-        var bytes: [UInt8] = []
-        var splitter = CSVSplitter(delimiter: delimiter)
-        var scanned = -1  // set past the byte-order mark, if any, once the first bytes are in
-        var end: Int?
-        // Up to the first record boundary (a line feed or a bare CR outside quotes), read block by
-        // block: an old Mac export has no line feed at all.
-        reading: while true {
-            if scanned < 0 && bytes.count >= 3 { scanned = InputText.byteOrderMarkLength(bytes) }
-            if scanned >= 0 && scanned < bytes.count {
-                let scan = bytes.withUnsafeBufferPointer {
-                    splitter.scanToFirstBoundary(UnsafeBufferPointer(rebasing: $0[scanned...]))
-                }
-                if let boundary = scan.boundary {
-                    end = scanned + boundary
-                    break reading
-                }
-                scanned = bytes.count
-            }
-            if bytes.count > limit {
-                throw .data(input.name, line: 1, "the header is longer than \(byteCount(limit))")
-            }
-            if try input.read(appendingTo: &bytes) == 0 { break }
+        let (bytes, end) = try readFirstRecord(input, delimiter: delimiter, limit: limit)
+        if end == nil && bytes.count > limit {
+            throw .data(input.name, line: 1, "the header is longer than \(byteCount(limit))")
         }
         try InputText.refuseUTF16(bytes, file: input.name)
         let skip = InputText.byteOrderMarkLength(bytes)
@@ -141,19 +133,113 @@ struct CSVHeader {
             byteOrderMark: skip > 0, leftover: Array(bytes[(skip + headerLength)...]),
             nextLine: 1 + header.count { $0 == 0x0A })
     }
+
+    /// The start of an input without a header line (`--no-header`): `names` are its columns, and
+    /// its first record begins at its first byte, past a byte-order mark. That record's line end
+    /// is the output's, as a header's would be (a line feed when there is no record, or when the
+    /// first is longer than `limit`, which the records' reading then reports).
+    static func given(_ names: [String], _ input: InputFile, delimiter: UInt8, limit: Int)
+        throws(MaskCleanError) -> CSVHeader
+    {
+        let (bytes, end) = try readFirstRecord(input, delimiter: delimiter, limit: limit)
+        try InputText.refuseUTF16(bytes, file: input.name)
+        let skip = InputText.byteOrderMarkLength(bytes)
+        let first = bytes[skip..<(end ?? (bytes.count > limit ? skip : bytes.count))]
+        return CSVHeader(
+            names: names, lineEnd: first.suffix(2) == [0x0D, 0x0A] ? [0x0D, 0x0A] : [0x0A],
+            byteOrderMark: skip > 0, leftover: Array(bytes[skip...]), nextLine: 1)
+    }
+
+    /// Reads block by block up to the first record boundary (a line feed or a bare CR outside
+    /// quotes: an old Mac export has no line feed at all), past a byte-order mark. Returns the
+    /// bytes read and where that boundary is in them: nil at the end of the input, or once more
+    /// than `limit` bytes were read without one.
+    private static func readFirstRecord(_ input: InputFile, delimiter: UInt8, limit: Int)
+        throws(MaskCleanError) -> (bytes: [UInt8], end: Int?)
+    {
+        var bytes: [UInt8] = []
+        var splitter = CSVSplitter(delimiter: delimiter)
+        var scanned = -1  // set past the byte-order mark, if any, once the first bytes are in
+        while true {
+            if scanned < 0 && bytes.count >= 3 { scanned = InputText.byteOrderMarkLength(bytes) }
+            if scanned >= 0 && scanned < bytes.count {
+                let scan = bytes.withUnsafeBufferPointer {
+                    splitter.scanToFirstBoundary(UnsafeBufferPointer(rebasing: $0[scanned...]))
+                }
+                if let boundary = scan.boundary { return (bytes, scanned + boundary) }
+                scanned = bytes.count
+            }
+            if bytes.count > limit { return (bytes, nil) }
+            if try input.read(appendingTo: &bytes) == 0 { return (bytes, nil) }
+        }
+    }
+}
+
+/// The column names of an input without a header line (`--no-header --columns`;
+/// docs/command-line.md#inputs-without-a-header-line).
+public enum ColumnList {
+    /// Reads `text` as the header line the input lacks: one CSV record with the run's
+    /// `delimiter`, so a name holding the delimiter is quoted (`id,"name, full",phone`). A usage
+    /// error when it is not one record of distinct, non-empty names.
+    public static func parse(_ text: String, delimiter: UInt8) throws(MaskCleanError) -> [String] {
+        let fields = HeaderFields()
+        let parser = CSVParser(delimiter: delimiter, sink: fields)
+        var parsed = Array(text.utf8).withUnsafeBytes { parser.feed($0) }
+        if parsed { parsed = parser.finish() }
+        guard parsed else { throw .usage("--columns: \(parser.errorDescription)") }
+        guard fields.records <= 1 else {
+            throw .usage("--columns holds a line break outside quotes; it is one header line")
+        }
+        // From a Swift string, the bytes are UTF-8.
+        let names = fields.fields.map { String(decoding: $0, as: UTF8.self) }
+        try check(names)
+        return names
+    }
+
+    /// The rules `parse` keeps, for names given another way: at least one name, none of them
+    /// empty, no name twice (a masked column would be ambiguous, a JSON record's key doubled).
+    public static func check(_ names: [String]) throws(MaskCleanError) {
+        guard !names.isEmpty else {
+            throw .usage("--columns is empty; name the input's columns in order: --columns id,name,phone")
+        }
+        var first: [String: Int] = [:]
+        for (index, name) in names.enumerated() {
+            guard !name.isEmpty else {
+                throw .usage("--columns: column \(index + 1) of \(names.count) has an empty name")
+            }
+            if let earlier = first[name] {
+                throw .usage("--columns names \"\(name)\" twice (columns \(earlier + 1) and \(index + 1))")
+            }
+            first[name] = index
+        }
+    }
+}
+
+extension RunOptions {
+    /// `columnNames` are for CSV and TSV input only, and keep `ColumnList`'s rules.
+    func checkColumnNames(inputFormat: RecordFormat) throws(MaskCleanError) {
+        guard let columnNames else { return }
+        guard !inputFormat.isJSON else {
+            throw .usage(
+                "--no-header is for CSV and TSV input; \(inputFormat.rawValue) records name their own keys")
+        }
+        try ColumnList.check(columnNames)
+    }
 }
 
 /// The header's fields, as the parser hands them over; what follows the first record is not
 /// the header's.
 private final class HeaderFields: CSVFieldSink {
     var fields: [[UInt8]] = []
-    var ended = false
+    /// Records ended: the header's, then any after it.
+    var records = 0
+    var ended: Bool { records > 0 }
 
     func field(_ bytes: UnsafeRawBufferPointer) {
         if !ended { fields.append(Array(bytes)) }
     }
 
     func endRecord() {
-        ended = true
+        records += 1
     }
 }

@@ -15,7 +15,7 @@ struct NDJSONSource: RecordSource {
 
     func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor { records.makeProcessor(encoder) }
 
-    func finish(_ totals: RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(totals) }
+    func finish(_ totals: inout RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(&totals) }
 }
 
 /// A JSON array of records: its `[` is read first, and the splitter finds the commas between
@@ -58,7 +58,7 @@ struct JSONArraySource: RecordSource {
 
     func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor { records.makeProcessor(encoder) }
 
-    func finish(_ totals: RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(totals) }
+    func finish(_ totals: inout RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(&totals) }
 }
 
 /// What NDJSON and JSON-array inputs share once their opening is read: the keys, and the checks
@@ -66,6 +66,8 @@ struct JSONArraySource: RecordSource {
 private struct JSONRecords {
     let plan: JSONInputPlan
     let spec: Spec
+    /// The input is one partition of a larger one (`--part`).
+    let partitioned: Bool
 
     /// Reads, for CSV output, the first record's keys (the output's columns), and checks the
     /// spec's added columns against them.
@@ -83,7 +85,7 @@ private struct JSONRecords {
             isArray: isArray, maskedKeys: spec.columns.map(\.name), addedKeys: spec.addedColumns,
             csvColumns: csvColumns, rejectPolicy: RejectPolicy(policy: settings.policy, file: input.name))
         return (
-            JSONRecords(plan: plan, spec: spec),
+            JSONRecords(plan: plan, spec: spec, partitioned: settings.options.part != nil),
             InputStart(columnNames: csvColumns, leftover: leftover, nextLine: line)
         )
     }
@@ -93,9 +95,14 @@ private struct JSONRecords {
     }
 
     /// A masked key that no record has is a misspelled spec, not a column of empty cells. Only
-    /// known once every record is read: the outputs are still temporary then.
-    func checkMaskedKeysSeen(_ totals: RunTotals) throws(MaskCleanError) {
-        guard totals.report.rows > totals.report.rejectedCount else { return }
+    /// known once every record is read: the outputs are still temporary then. A partition
+    /// (`--part`) may lack a sparse key: its report says which keys it found, and `merge` judges
+    /// them over every partition.
+    func checkMaskedKeysSeen(_ totals: inout RunTotals) throws(MaskCleanError) {
+        for (index, seen) in totals.maskedKeysSeen.enumerated() {
+            totals.report.columns[index].keyFound = seen
+        }
+        guard totals.report.rows > totals.report.rejectedCount, !partitioned else { return }
         for (column, seen) in zip(spec.columns, totals.maskedKeysSeen) where !seen {
             let known = totals.keysSeen.map { "\"\($0)\"" }.joined(separator: ", ")
             throw .spec(

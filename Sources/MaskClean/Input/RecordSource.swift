@@ -19,12 +19,13 @@ protocol RecordSource {
     /// A processor for one worker, writing through `encoder`.
     func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor
 
-    /// Checks what is known only once every record is read; the outputs are still temporary.
-    func finish(_ totals: RunTotals) throws(MaskCleanError)
+    /// Checks what is known only once every record is read, and notes it in the report; the
+    /// outputs are still temporary.
+    func finish(_ totals: inout RunTotals) throws(MaskCleanError)
 }
 
 extension RecordSource {
-    func finish(_ totals: RunTotals) throws(MaskCleanError) {}
+    func finish(_ totals: inout RunTotals) throws(MaskCleanError) {}
 }
 
 /// What a source read of its input before the first record.

@@ -26,6 +26,13 @@ final class Outputs {
     /// Refuses outputs that would destroy the input or the spec, or each other: paths are
     /// compared by the file they name (a link, a hard link, `./out.csv` and `out.csv` alike).
     static func checkPaths(_ options: RunOptions, spec: String) throws(MaskCleanError) {
+        try checkPaths(options, protecting: [(options.input, "input"), (spec, "spec")])
+    }
+
+    /// Refuses outputs that would destroy one of the files `protected` names, or each other.
+    static func checkPaths(_ options: RunOptions, protecting protected: [(path: String, what: String)])
+        throws(MaskCleanError)
+    {
         let named = [
             ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
             ("--junit", options.junit), ("--markdown", options.markdown), ("--html", options.html),
@@ -35,7 +42,7 @@ final class Outputs {
         for (flag, path) in named {
             guard !path.isEmpty else { throw .usage("\(flag) needs a file name (or - for standard output)") }
             let place = FilePlace(path)
-            for (protected, what) in [(options.input, "input"), (spec, "spec")] where protected != "-" {
+            for (protected, what) in protected where protected != "-" {
                 if path == protected || place.isRegularFile && place == FilePlace(protected) {
                     throw .usage("\(flag) \(path) is the \(what) file: writing it would destroy the \(what)")
                 }

@@ -33,14 +33,14 @@ struct RecordFraming {
     }
 
     /// What comes before the first record: `[` for a JSON array; for CSV the header row of
-    /// `columns`, after the byte-order mark the input began with.
-    func preamble(columns: [String], byteOrderMark: Bool, encoder: RecordEncoder) -> [UInt8] {
+    /// `columns` (none when nil), after the byte-order mark the input began with.
+    func preamble(columns: [String]?, byteOrderMark: Bool, encoder: RecordEncoder) -> [UInt8] {
         switch format {
         case .json: return [UInt8(ascii: "[")]
         case .ndjson: return []
         case .csv, .tsv:
             var bytes = byteOrderMark ? InputText.byteOrderMark : []
-            encoder.record(columns, to: &bytes)
+            if let columns { encoder.record(columns, to: &bytes) }
             return bytes
         }
     }

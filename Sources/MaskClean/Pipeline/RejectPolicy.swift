@@ -11,7 +11,8 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     /// What the CSV parser says of the record (libcsv's words, or the parser's own).
     case csvSyntax(String)
     case unterminatedQuotedField
-    case fieldCount(expected: Int, found: Int)
+    /// `given`: the columns were named by `--columns`, not by a header.
+    case fieldCount(expected: Int, found: Int, given: Bool = false)
     /// A field that is not UTF-8, which no JSON string holds.
     case invalidUTF8ForJSON(column: String)
     case invalidUTF8InColumn(String)
@@ -41,8 +42,8 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
                 + (insideQuotedField ? " (a quoted field that never closes?)" : "")
         case .csvSyntax(let words): words
         case .unterminatedQuotedField: "unterminated quoted field"
-        case .fieldCount(let expected, let found):
-            "expected \(expected) field\(expected == 1 ? "" : "s") as in the header, found \(found)"
+        case .fieldCount(let expected, let found, let given):
+            "expected \(expected) field\(expected == 1 ? "" : "s") as in \(given ? "--columns" : "the header"), found \(found)"
         case .invalidUTF8ForJSON(let column):
             "invalid UTF-8 in column \"\(column)\", which a JSON string cannot hold"
         case .invalidUTF8InColumn(let column): "invalid UTF-8 in column \"\(column)\""

@@ -17,6 +17,11 @@ public struct RunOptions: Sendable {
     public var outputFormat: RecordFormat?
     /// The CSV field delimiter; by default `,` (tab for TSV).
     public var delimiter: UInt8?
+    /// The columns of a CSV or TSV input without a header line (`--no-header --columns`), whose
+    /// first line is then a record; nil when the input's first line is its header.
+    public var columnNames: [String]?
+    /// A CSV or TSV output starts with its header line; off for `--no-header` without `--header`.
+    public var writesHeader = true
     public var jobs: Int
     public var policy: ErrorPolicy = .fail
     public var quarantine: String?
@@ -31,6 +36,10 @@ public struct RunOptions: Sendable {
     public var compression: OutputCompression = .byExtension
     /// The compression level; nil for the compression's default (`Compressor.defaultLevel`).
     public var compressionLevel: Int?
+    /// The input is one partition of a larger one: its identifier (`--part`), and the row its
+    /// first record is (`--first-row`), which the report's samples are numbered from.
+    public var part: String?
+    public var firstRow: Int?
 
     /// How the records are compressed, if they are: as asked, or by the output's extension.
     var recordsCompression: Compression? {
@@ -74,6 +83,7 @@ public enum Runner {
             inputFormat = try format(of: options.input)
         }
         let outputFormat = options.outputFormat ?? inputFormat
+        try options.checkColumnNames(inputFormat: inputFormat)
         try Outputs.checkPaths(options, spec: spec.file)
         let input = try InputFile(path: options.input)
         let outputs = try Outputs(options)
@@ -94,6 +104,7 @@ public enum Runner {
             case .json: report = try run.mask(JSONArraySource(input: input, settings))
             }
             report.input = options.input
+            report.placeInPartition(part: options.part, firstRow: options.firstRow)
             if options.redactSamples { report.redactSamples() }
             let html = options.html.map { _ in
                 HTMLReport.page(report, input: options.input, spec: spec.file, elapsed: clock.now - started)
@@ -136,7 +147,9 @@ private struct RunSetup {
         let encoder = makeEncoder()
         if outputs.writesRecords {
             try outputs.writeRecords(
-                framing.preamble(columns: columns, byteOrderMark: start.byteOrderMark, encoder: encoder))
+                framing.preamble(
+                    columns: options.writesHeader ? columns : nil, byteOrderMark: start.byteOrderMark,
+                    encoder: encoder))
         }
         let reader = ChunkReader(
             input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
@@ -148,7 +161,7 @@ private struct RunSetup {
             // Each processor has an encoder of its own: one shared by the workers had its
             // reference count bumped by both cores, so reading it for every cell missed the cache.
             makeProcessor: { source.makeProcessor(makeEncoder()) })
-        try source.finish(totals)
+        try source.finish(&totals)
         try outputs.writeRecords(framing.closing)
         return totals.report
     }

@@ -171,10 +171,10 @@ public enum HTMLReport {
         if report.rejectedCount > 0 {
             section += "<h2>Rejected records \(badge(report.rejectedPassed))</h2>\n"
             section += "<p>\(report.rejectedCount) rejected, maxRejected \(report.maxRejected).</p>\n"
-            section += samplesList(report.rejected.map { ("line \($0.line)", $0.reason) })
+            section += samplesList(report.rejected.map { ($0.place, $0.reason) })
         }
         if report.blankLines > 0 {
-            let lines = report.blankLineNumbers.map(String.init).joined(separator: ", ")
+            let lines = report.blankLineNumbers.indices.map(report.blankLinePlace).joined(separator: ", ")
             let more = report.blankLines > report.blankLineNumbers.count ? ", …" : ""
             section += "<p>\(report.blankLines) blank line\(report.blankLines == 1 ? "" : "s") skipped "
             section += "(line\(report.blankLines == 1 ? "" : "s") \(lines)\(more)).</p>\n"

@@ -46,7 +46,7 @@ extension Report {
         }
         for finding in runFindings {
             let name = unique(finding.subject, place: "maskclean")
-            let body = ([finding.message] + rejected.map { "line \($0.line): \($0.reason)" }).joined(
+            let body = ([finding.message] + rejected.map { "\($0.place): \($0.reason)" }).joined(
                 separator: "\n")
             if finding.level == .error {
                 cases.append(testCase(name, failure: (finding.message, body), output: ""))

@@ -1,11 +1,12 @@
 import Foundation
 import MaskEngine
 
-/// A cell worth showing in the report: the row it is in (data records counted from 1) and its
-/// input value.
+/// A cell worth showing in the report: the row it is in (data records counted from 1, or from
+/// `--first-row`), its input value, and the partition it was read in (`--part`), if one was named.
 public struct Sample: Sendable, Equatable {
     public var row: Int
     public var value: String
+    public var part: String? = nil
 
     /// The most bytes of a value a sample shows: a 30 MB cell is identified by its start, and
     /// the report stays small.
@@ -25,7 +26,7 @@ extension Sample {
     /// The sample with its value's shape but not its content: every letter `x` (`X` when it is
     /// upper case), every decimal digit `9`, every other character as it was.
     public var redacted: Sample {
-        Sample(row: row, value: Self.redact(value))
+        Sample(row: row, value: Self.redact(value), part: part)
     }
 
     public static func redact(_ value: String) -> String {
@@ -44,10 +45,32 @@ extension Sample {
     }
 }
 
-/// A record that could not be read, under `--on-error skip` or `--quarantine`.
+/// A record that could not be read, under `--on-error skip` or `--quarantine`: the line it
+/// begins on, within its partition when the run read one (`--part`).
 public struct Rejection: Sendable, Equatable {
     public var line: Int
     public var reason: String
+    public var part: String? = nil
+
+    /// How the reports name where it is: `line 52`, or `part 3 line 52`.
+    public var place: String { (part.map { "part \($0) " } ?? "") + "line \(line)" }
+}
+
+/// One partition of the input that a report covers (`--part`, `--first-row`): a run over a
+/// partition reports one, a merged report every one it was made of, a run over a whole file none.
+public struct Partition: Sendable, Equatable {
+    /// The partition's identifier, if it was given one.
+    public var part: String?
+    /// The row its first record was numbered with, if the run was told (`--first-row`).
+    public var firstRow: Int?
+    /// The records it held.
+    public var rows: Int
+
+    public init(part: String?, firstRow: Int?, rows: Int) {
+        self.part = part
+        self.firstRow = firstRow
+        self.rows = rows
+    }
 }
 
 /// One masked column's counts, for a chunk of records or for the whole run.
@@ -117,6 +140,9 @@ public struct Report: Sendable {
         public var stats: ColumnStats
         /// Records that never reached the mask: the same for every column.
         public var rejected = 0
+        /// Whether any record had the column: false only for a JSON key that no record of a
+        /// partition had (`--part`), which `merge` judges over every partition.
+        public var keyFound = true
 
         /// Every record read counts in one of the five: complete, lossy, incomplete, empty or
         /// rejected.
@@ -156,7 +182,13 @@ public struct Report: Sendable {
     /// Blank lines skipped in a CSV of several columns, and the first few of their lines.
     public var blankLines = 0
     public var blankLineNumbers: [Int] = []
+    /// The partition of each of `blankLineNumbers`, when the report knows it.
+    public var blankLineParts: [String?] = []
     public static let blankLinesKept = 10
+    /// The fingerprint of the spec the report was made with (`Spec.fingerprint`).
+    public var specFingerprint: String
+    /// The partitions the report covers: none for a run over a whole input.
+    public var partitions: [Partition] = []
 
     public init(spec: Spec) {
         columns = spec.columns.map {
@@ -164,6 +196,7 @@ public struct Report: Sendable {
         }
         maxRejected = spec.maxRejected
         minRows = spec.minRows
+        specFingerprint = spec.fingerprint
     }
 
     public var rejectedPassed: Bool { rejectedCount <= maxRejected }
@@ -185,6 +218,30 @@ public struct Report: Sendable {
             columns[index].stats.lossySamples = columns[index].stats.lossySamples.map(\.redacted)
             columns[index].stats.incompleteSamples = columns[index].stats.incompleteSamples.map(\.redacted)
         }
+    }
+
+    /// How the reports name the `index`th kept blank line: `3`, or `3 of part 0`.
+    public func blankLinePlace(_ index: Int) -> String {
+        let part = index < blankLineParts.count ? blankLineParts[index] : nil
+        return "\(blankLineNumbers[index])" + (part.map { " of part \($0)" } ?? "")
+    }
+
+    /// Marks the report as one partition's (`--part`, `--first-row`): its samples' rows are
+    /// shifted to start at `firstRow`, and its samples, rejected records and blank lines carry the
+    /// partition's identifier. Without either, the report stays as a whole input's.
+    public mutating func placeInPartition(part: String?, firstRow: Int?) {
+        guard part != nil || firstRow != nil else { return }
+        let shift = (firstRow ?? 1) - 1
+        func placed(_ samples: [Sample]) -> [Sample] {
+            samples.map { Sample(row: $0.row + shift, value: $0.value, part: part) }
+        }
+        for index in columns.indices {
+            columns[index].stats.lossySamples = placed(columns[index].stats.lossySamples)
+            columns[index].stats.incompleteSamples = placed(columns[index].stats.incompleteSamples)
+        }
+        for index in rejected.indices { rejected[index].part = part }
+        blankLineParts = Array(repeating: part, count: blankLineNumbers.count)
+        partitions = [Partition(part: part, firstRow: firstRow, rows: rows)]
     }
 
     mutating func reject(line: Int, reason: String) {

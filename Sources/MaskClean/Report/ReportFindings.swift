@@ -46,7 +46,7 @@ extension Report {
                     level: rejectedPassed ? .warning : .error, subject: Self.rejectedSubject,
                     message:
                         "\(rejectedCount) \(records) rejected \(rejectedPassed ? "<=" : ">") maxRejected \(maxRejected)",
-                    detail: rejected.map { "line \($0.line): \($0.reason)" }.joined(separator: "; ")))
+                    detail: rejected.map { "\($0.place): \($0.reason)" }.joined(separator: "; ")))
         }
         if !rowsPassed {
             findings.append(

@@ -13,6 +13,15 @@ extension Report {
         out.raw(String(minRows))
         out.key("samplesRedacted")
         out.raw(samplesRedacted ? "true" : "false")
+        out.key("specFingerprint")
+        out.raw(JSONTextWriter.quoted(specFingerprint))
+        out.key("parts")
+        out.inlineObjects(partitions) {
+            [
+                ("part", $0.part.map(JSONTextWriter.quoted) ?? "null"),
+                ("firstRow", $0.firstRow.map(String.init) ?? "null"), ("rows", String($0.rows)),
+            ]
+        }
         out.key("rejected")
         out.beginObject()
         out.key("count")
@@ -24,6 +33,7 @@ extension Report {
         out.key("samples")
         out.inlineObjects(rejected) {
             [("line", String($0.line)), ("reason", JSONTextWriter.quoted($0.reason))]
+                + Self.partMember($0.part)
         }
         out.endObject()
         if blankLines > 0 {
@@ -33,6 +43,13 @@ extension Report {
             out.raw(String(blankLines))
             out.key("lines")
             out.raw("[" + blankLineNumbers.map(String.init).joined(separator: ", ") + "]")
+            if blankLineParts.contains(where: { $0 != nil }) {
+                out.key("parts")
+                out.raw(
+                    "["
+                        + blankLineParts.map { $0.map(JSONTextWriter.quoted) ?? "null" }.joined(
+                            separator: ", ") + "]")
+            }
             out.endObject()
         }
         out.key("columns")
@@ -60,6 +77,8 @@ extension Report {
             out.raw(column.spec.warnComplete.map { formatNumber($0) } ?? "null")
             out.key("warned")
             out.raw(column.warned ? "true" : "false")
+            out.key("keyFound")
+            out.raw(column.keyFound ? "true" : "false")
             out.key("droppedCharacters")
             out.raw(String(stats.droppedCharacters))
             out.key("formats")
@@ -75,6 +94,7 @@ extension Report {
                 out.key(name)
                 out.inlineObjects(samples) {
                     [("row", String($0.row)), ("value", JSONTextWriter.quoted($0.value))]
+                        + Self.partMember($0.part)
                 }
             }
             out.endObject()
@@ -83,6 +103,11 @@ extension Report {
         out.endArray()
         out.endObject()
         return out.text + "\n"
+    }
+
+    /// A sample's or a rejected record's partition, written only when it has one.
+    private static func partMember(_ part: String?) -> [(String, String)] {
+        part.map { [("part", JSONTextWriter.quoted($0))] } ?? []
     }
 
     /// The short table for stderr: per column, complete %, lossy, incomplete, empty, threshold
@@ -113,7 +138,7 @@ extension Report {
             lines.append(cells.joined(separator: "  "))
         }
         if blankLines > 0 {
-            let shown = blankLineNumbers.map(String.init).joined(separator: ", ")
+            let shown = blankLineNumbers.indices.map(blankLinePlace).joined(separator: ", ")
             let more = blankLines > blankLineNumbers.count ? ", …" : ""
             lines.append(
                 "\(blankLines) blank line\(blankLines == 1 ? "" : "s") skipped (line\(blankLines == 1 ? "" : "s") \(shown)\(more))"

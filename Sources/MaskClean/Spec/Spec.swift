@@ -14,6 +14,9 @@ public struct Spec: Sendable {
     public var samples = 5
     /// More samples than this would make the report a copy of the data.
     public static let maximumSamples = 1000
+    /// `sha256:` and the hash of what the spec says once parsed (`SpecFingerprint`): every report
+    /// records it, and `merge` refuses a partial report made with another spec.
+    public var fingerprint = ""
 
     /// Every column the run adds, in output order (docs/spec.md): for each spec column, formatted,
     /// extracted, status, then template.
@@ -54,6 +57,11 @@ public struct ColumnSpec: Sendable {
     public var statusColumn: String?
     public var templateColumn: String?
     public var placeholderCharacter: Character
+    /// The notations the column's formats see (the spec's and its own, merged) and its dialect's
+    /// options: kept for the spec's fingerprint, which covers everything that decides a cell.
+    public var notations: [Notation] = []
+    public var template: String?
+    public var symbols: String?
     /// The column's formats, compiled.
     public var mask: AffineMask
 

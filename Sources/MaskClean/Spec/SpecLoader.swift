@@ -79,6 +79,7 @@ struct SpecReader {
             spec.samples = samples
             for index in spec.columns.indices { spec.columns[index].samples = samples }
         }
+        spec.fingerprint = SpecFingerprint.of(spec)
         return spec
     }
 
@@ -171,6 +172,9 @@ struct SpecReader {
         column.warnComplete = warnComplete
         column.replace = replace
         column.replaceIncomplete = replaceIncomplete
+        column.notations = notations
+        column.template = template
+        column.symbols = symbols
         return column
     }
 

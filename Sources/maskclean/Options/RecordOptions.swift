@@ -13,33 +13,24 @@ struct RecordOptions: ParsableArguments {
     )
     var input: String
 
-    @Option(help: "Write the completeness report (JSON) to this file.")
-    var report: String?
-
-    @Option(
-        help: "Write the report as JUnit XML to this file (GitLab, Jenkins, Azure DevOps show it as tests).")
-    var junit: String?
-
-    @Option(help: "Write the report as a Markdown summary to this file (a CI page, a pull-request comment).")
-    var markdown: String?
-
-    @Flag(help: "Show sample values by their shape only in every report: letters as x or X, digits as 9.")
-    var redactSamples = false
-
-    @Option(
-        help: ArgumentHelp(
-            "GitHub Actions annotations for failing and warning columns (default: github when GITHUB_ACTIONS=true).",
-            valueName: "github|none"))
-    var annotations: AnnotationsChoice?
-
-    @Option(help: "Write the report as one self-contained HTML page to this file.")
-    var html: String?
+    @OptionGroup var reportOutputs: ReportOptions
 
     @Option(help: "The input's format, when its extension does not say it.")
     var inputFormat: FormatChoice?
 
     @Option(help: "The CSV field delimiter: one character, or 'tab' (default: , or tab for TSV).")
     var delimiter: String?
+
+    @Flag(
+        name: .customLong("no-header"),
+        help: "The CSV or TSV input has no header line: its first line is a record. Needs --columns.")
+    var noHeader = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --no-header: the input's column names, as its header line would give them (one CSV line with the input's delimiter).",
+            valueName: "names"))
+    var columns: String?
 
     @Option(
         help:
@@ -69,6 +60,18 @@ struct RecordOptions: ParsableArguments {
             """)
     var escapeFormulas = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The input is one partition of a larger one: name it in the report (its samples and rejected records carry it), for `maskclean merge`.",
+            valueName: "id"))
+    var part: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Number the input's first record as row N in the report, for a partition whose place in the whole input is known (default 1).",
+            valueName: "n"))
+    var firstRow: Int?
+
     /// More workers than this only cost memory: the work is split among the cores.
     static let maximumJobs = 256
 
@@ -83,7 +86,26 @@ struct RecordOptions: ParsableArguments {
             throw ValidationError(
                 "--quarantine keeps going past bad records; it cannot go with --on-error fail")
         }
+        if let part,
+            part.isEmpty || part.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
+            throw ValidationError("--part needs an identifier: a non-empty name without control characters")
+        }
+        if let firstRow, firstRow < 1 {
+            throw ValidationError(
+                "--first-row must be 1 or more (the row number of the input's first record)")
+        }
         _ = try delimiterByte()
+        if noHeader && columns == nil {
+            throw ValidationError(
+                "--no-header needs --columns to name the input's columns: --columns id,name,phone")
+        }
+        if columns != nil && !noHeader {
+            throw ValidationError(
+                "--columns names the columns of an input without a header line; add --no-header (a header names its own)"
+            )
+        }
+        _ = try columnNames()
     }
 
     func delimiterByte() throws -> UInt8? {
@@ -101,25 +123,42 @@ struct RecordOptions: ParsableArguments {
         }
     }
 
+    /// The names `--columns` gives, read with the input's delimiter (docs/command-line.md); nil
+    /// when the input has a header line.
+    func columnNames() throws -> [String]? {
+        guard noHeader, let columns else { return nil }
+        let format = inputFormat?.format ?? RecordFormat.fromExtension(of: input)
+        let delimiter = try delimiterByte() ?? (format == .tsv ? 0x09 : UInt8(ascii: ","))
+        do {
+            return try ColumnList.parse(columns, delimiter: delimiter)
+        } catch {
+            throw ValidationError(visible(error.message))
+        }
+    }
+
     /// The settings for the frontend; `output` is nil for `check`.
     func settings(output: String?, outputFormat: FormatChoice?) throws -> Frontend.Settings {
         var options = RunOptions(
-            input: input, output: output, report: report,
+            input: input, output: output, report: reportOutputs.report,
             jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
         options.inputFormat = inputFormat?.format
         options.outputFormat = outputFormat?.format
         options.delimiter = try delimiterByte()
+        options.columnNames = try columnNames()
+        options.writesHeader = !noHeader
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
-        options.html = html
+        options.html = reportOutputs.html
         options.escapeFormulas = escapeFormulas
-        options.junit = junit
-        options.markdown = markdown
-        options.redactSamples = redactSamples
-        let environment = ProcessInfo.processInfo.environment
+        options.junit = reportOutputs.junit
+        options.markdown = reportOutputs.markdown
+        options.redactSamples = reportOutputs.redactSamples
+        options.part = part
+        options.firstRow = firstRow
+        let shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
         var settings = Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
-        settings.annotations = annotations.map { $0 == .github } ?? (environment["GITHUB_ACTIONS"] == "true")
-        settings.stepSummary = environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+        settings.annotations = shown.annotations
+        settings.stepSummary = shown.stepSummary
         return settings
     }
 }

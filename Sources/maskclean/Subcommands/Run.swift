@@ -22,6 +22,12 @@ struct Run: ParsableCommand {
     @Option(help: "The output's format (default: the input's).")
     var outputFormat: FormatChoice?
 
+    @Flag(
+        help:
+            "With --no-header: start the output with the header line of the --columns names and the added columns."
+    )
+    var header = false
+
     @Option(help: Self.compressHelp)
     var compress: CompressChoice?
 
@@ -33,6 +39,14 @@ struct Run: ParsableCommand {
     var compressionLevel: Int?
 
     mutating func validate() throws {
+        if header && !records.noHeader {
+            throw ValidationError(
+                "--header goes with --no-header; an input with a header line has it written anyway")
+        }
+        if header, let outputFormat, outputFormat == .json || outputFormat == .ndjson {
+            throw ValidationError(
+                "--header writes a CSV or TSV header line; --output-format \(outputFormat.rawValue) has none")
+        }
         guard let compressionLevel else { return }
         let compression: Compression?
         switch compress {
@@ -64,6 +78,7 @@ struct Run: ParsableCommand {
         case nil: break
         }
         settings.options.compressionLevel = compressionLevel
+        if header { settings.options.writesHeader = true }
         let status = Frontend.run(settings)
         throw ExitCode(status.rawValue)
     }

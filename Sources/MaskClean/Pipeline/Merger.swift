@@ -1,0 +1,52 @@
+/// The options of `maskclean merge` (docs/command-line.md).
+public struct MergeOptions: Sendable {
+    /// The partial reports, as the user named them.
+    public var reports: [String]
+    public var report: String?
+    public var junit: String?
+    public var markdown: String?
+    public var html: String?
+    public var redactSamples = false
+    /// What the reports call the whole input (JUnit's suite, the annotations' file): `-` for none.
+    public var input = "-"
+
+    public init(reports: [String]) {
+        self.reports = reports
+    }
+}
+
+/// One merge: read every partial report, check that they belong together, combine them
+/// (`Report.merging`), and write the merged report in every format asked for, all committed
+/// together or not at all, like a run's outputs.
+public enum Merger {
+    public static func merge(_ spec: Spec, _ options: MergeOptions) throws(MaskCleanError) -> Report {
+        let clock = ContinuousClock()
+        let started = clock.now
+        // The merged report goes through the outputs a run writes, without records.
+        var outputOptions = RunOptions(input: "-", output: nil, report: options.report, jobs: 1)
+        outputOptions.junit = options.junit
+        outputOptions.markdown = options.markdown
+        outputOptions.html = options.html
+        try Outputs.checkPaths(
+            outputOptions,
+            protecting: [(spec.file, "spec")] + options.reports.map { ($0, "partial report") })
+        var partials: [Report.Partial] = []
+        for path in options.reports {
+            partials.append(Report.Partial(file: path, report: try ReportReader.load(path: path, spec: spec)))
+        }
+        var report = try Report.merging(partials, spec: spec)
+        report.input = options.input
+        if options.redactSamples { report.redactSamples() }
+        let outputs = try Outputs(outputOptions)
+        do throws(MaskCleanError) {
+            let html = options.html.map { _ in
+                HTMLReport.page(report, input: options.input, spec: spec.file, elapsed: clock.now - started)
+            }
+            try outputs.commit(report, html: html)
+        } catch {
+            outputs.discard()
+            throw error
+        }
+        return report
+    }
+}

@@ -1,0 +1,56 @@
+import Crypto
+import MaskEngine
+
+/// The fingerprint of a spec (docs/report.md): SHA-256 over a canonical text of what the spec
+/// says once parsed, every default filled in. Two specs that mask, count and judge the same way
+/// share it however they are written (key order, spacing, `0.980` or `0.98`, a default spelled
+/// out or left out, JSON or YAML), so partial reports can prove they were made with one spec.
+enum SpecFingerprint {
+    /// Bumped when the canonical text changes, so that old and new fingerprints never meet.
+    static let version = "maskclean-spec-1"
+
+    static func of(_ spec: Spec) -> String {
+        let digest = SHA256.hash(data: Array(canonicalText(spec).utf8))
+        return "sha256:" + digest.map { hexDigits(UInt32($0), count: 2) }.joined()
+    }
+
+    /// One line per setting, in a fixed order; strings as JSON strings, so that no value can
+    /// pass for another setting's.
+    static func canonicalText(_ spec: Spec) -> String {
+        var lines = [
+            version, "maxRejected \(spec.maxRejected)", "minRows \(spec.minRows)", "samples \(spec.samples)",
+        ]
+        for column in spec.columns {
+            lines.append("column \(quoted(column.name))")
+            lines.append("  syntax \(column.syntax.rawValue)")
+            lines.append("  format \(quoted(column.format))")
+            for format in column.affineFormats { lines.append("  affineFormat \(quoted(format))") }
+            lines.append("  affinityStrategy \(column.affinityStrategy.rawValue)")
+            for notation in column.notations {
+                lines.append(
+                    "  notation \(quoted(String(notation.character))) \(quoted(notation.characterSet)) \(notation.isOptional)"
+                )
+            }
+            lines.append("  template \(column.template.map(quoted) ?? "null")")
+            lines.append("  symbols \(column.symbols.map(quoted) ?? "null")")
+            lines.append("  placeholderCharacter \(quoted(String(column.placeholderCharacter)))")
+            lines.append("  autocomplete \(column.autocomplete)")
+            lines.append("  rightToLeft \(column.rightToLeft)")
+            lines.append("  trim \(column.trim)")
+            lines.append("  required \(column.required)")
+            lines.append("  minComplete \(column.minComplete.map { "\(Ratio.decimal($0))" } ?? "null")")
+            lines.append("  warnComplete \(column.warnComplete.map { "\(Ratio.decimal($0))" } ?? "null")")
+            lines.append("  replace \(column.replace?.rawValue ?? "null")")
+            lines.append("  replaceIncomplete \(column.replaceIncomplete)")
+            for (key, name) in [
+                ("formattedColumn", column.formattedColumn), ("extractedColumn", column.extractedColumn),
+                ("statusColumn", column.statusColumn), ("templateColumn", column.templateColumn),
+            ] {
+                lines.append("  \(key) \(name.map(quoted) ?? "null")")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func quoted(_ text: String) -> String { JSONTextWriter.quoted(text) }
+}

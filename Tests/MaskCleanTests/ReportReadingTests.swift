@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@testable import MaskClean
+
+/// `merge` reads reports back: anything that is not a partial report of this spec, or whose
+/// numbers do not add up, is refused with the file, the line and what was expected.
+@Suite("Reading a report back")
+struct ReportReadingTests {
+    static let spec = """
+        {"columns": [{"name": "phone", "format": "[000]-[0000]", "affineFormats": ["[000]"]},
+                     {"name": "zip", "format": "[00000]"}]}
+        """
+
+    /// A report with real counts: a run over a small export.
+    static func report() throws -> Report {
+        var report = Report(spec: try loadSpec(spec))
+        report.rows = 6
+        report.columns[0].stats.complete = 3
+        report.columns[0].stats.incomplete = 2
+        report.columns[0].stats.empty = 1
+        report.columns[0].stats.formatCounts = [4, 1]
+        report.columns[0].stats.incompleteSamples = [Sample(row: 2, value: "55"), Sample(row: 6, value: "5")]
+        report.columns[1].stats.complete = 6
+        report.columns[1].stats.formatCounts = [6]
+        return report
+    }
+
+    /// The message reading `text` gives, and its exit status.
+    static func failure(_ text: String, spec: String = spec) -> (
+        message: String, status: MaskClean.ExitStatus
+    )? {
+        do {
+            _ = try ReportReader.parse(Array(text.utf8), file: "part-3.json", spec: loadSpec(spec))
+            return nil
+        } catch let error as MaskCleanError {
+            return (error.message, error.status)
+        } catch {
+            return ("\(error)", MaskClean.ExitStatus.success)
+        }
+    }
+
+    /// The report's JSON with `old` replaced by `new` (which must be there).
+    static func edited(_ old: String, _ new: String) throws -> String {
+        let json = try report().json
+        #expect(json.contains(old), "the report has no \(old)")
+        return json.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test("a report reads back as itself")
+    func roundTrip() throws {
+        let report = try Self.report()
+        let read = try ReportReader.parse(Array(report.json.utf8), file: "r.json", spec: loadSpec(Self.spec))
+        #expect(read.json == report.json)
+        #expect(read.columns[0].stats.formatCounts == [4, 1])
+    }
+
+    @Test("a file that is not a report is malformed input (65), with its line")
+    func notAReport() throws {
+        #expect(
+            Self.failure("phone,zip\n555,12345\n")?.message.hasPrefix(
+                "part-3.json:1: not a maskclean report:") == true)
+        #expect(Self.failure("phone,zip\n555,12345\n")?.status == .dataError)
+        #expect(
+            Self.failure(#"{"id": 1, "phone": "555"}"#)?.message
+                == #"part-3.json:1: not a maskclean report: expected an object with "rows" and "columns""#)
+        #expect(
+            Self.failure(#"[{"rows": 1, "columns": []}]"#)?.message
+                == #"part-3.json:1: not a maskclean report: expected an object with "rows" and "columns""#)
+        let old = try Self.edited(#"  "specFingerprint": "#, #"  "fingerprint": "#)
+        #expect(
+            Self.failure(old)?.message
+                == #"part-3.json:1: not a partial report: it has no "specFingerprint" (written by an older maskclean?); run the partition again"#
+        )
+    }
+
+    @Test("a value of the wrong type names its place and line")
+    func wrongTypes() throws {
+        let text = try Self.edited(#""complete": 3,"#, #""complete": "3","#)
+        let line =
+            text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+                $0.contains(#""complete": "3""#)
+            }! + 1
+        #expect(
+            Self.failure(text)?.message
+                == #"part-3.json:\#(line): columns[0] "phone": complete: expected a whole number, 0 or more, got the string "3""#
+        )
+        #expect(
+            Self.failure(try Self.edited(#""rows": 6,"#, #""rows": 6.5,"#))?.message.contains(
+                "rows: expected a whole number") == true)
+        #expect(Self.failure(try Self.edited(#""rows": 6,"#, #""rows": -6,"#))?.status == .dataError)
+        #expect(
+            Self.failure(try Self.edited(#""keyFound": true,"#, #""keyFound": 1,"#))?.message.contains(
+                "keyFound: expected true or false, got the number 1") == true)
+        #expect(
+            Self.failure(try Self.edited(#"{"row": 2, "value": "55"}"#, #"{"row": 0, "value": "55"}"#))?
+                .message.contains("row: expected a row number, 1 or more") == true)
+    }
+
+    @Test("counts that do not add up are refused")
+    func inconsistent() throws {
+        let cases: [(String, String, String)] = [
+            (
+                #""rows": 6,"#, #""rows": 7,"#,
+                #"columns[0] "phone": complete, lossy, incomplete, empty and rejected add up to 6, not the report's 7 rows"#
+            ),
+            (
+                #""[000]-[0000]": 4"#, #""[000]-[0000]": 5"#,
+                #"columns[0] "phone": formats: count 6 cells, where the column has 5 that are not empty"#
+            ),
+            (
+                #""[000]": 1"#, #""[0000]": 1"#,
+                #"columns[0] "phone": formats: "[0000]" is not a format of this column in spec.json"#
+            ),
+            (
+                #""name": "zip""#, #""name": "postcode""#,
+                #"columns[1]: expected the column "zip" of spec.json, found "postcode""#
+            ),
+            (#""incomplete": 2,"#, #""incomplete": 1, "lossy2": 0,"#, "add up to 5"),
+        ]
+        for (old, new, expected) in cases {
+            let failure = Self.failure(try Self.edited(old, new))
+            #expect(failure?.message.contains(expected) == true, "\(new): \(failure?.message ?? "read")")
+            #expect(failure?.status == .dataError)
+        }
+    }
+
+    @Test("a report made with another spec is a spec error (78) that names both")
+    func otherSpec() throws {
+        let other =
+            #"{"columns": [{"name": "phone", "format": "[000]-[0000]"}, {"name": "zip", "format": "[00000]"}]}"#
+        let failure = Self.failure(try Self.report().json, spec: other)
+        #expect(failure?.status == .config)
+        #expect(
+            failure?.message.hasPrefix(
+                "part-3.json: made with another spec than spec.json (spec fingerprint sha256:") == true)
+    }
+}
