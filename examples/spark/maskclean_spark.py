@@ -158,6 +158,7 @@ def count_records(frame, input_format, columns):
     """Each partition's records, counted by Spark SQL on the same scan the tasks read."""
     holds = holds_record(input_format, columns)
     partitions = frame.rdd.getNumPartitions()
+    frame.sparkSession.conf.set("spark.sql.shuffle.partitions", "1")  # a few numbers to add up, not 200 tasks
     counted = (frame.select(spark_partition_id().alias("part"), holds.alias("holds"))
                .where(col("holds")).groupBy("part").count().collect())
     counts = [0] * partitions
@@ -397,6 +398,8 @@ def run(args):
         if target is not None and not os.path.isdir(os.path.dirname(os.path.abspath(target))):
             raise ScriptError(EXIT_CANT_CREATE, f"--{option} {target}: its folder does not exist")
 
+    if args.input_format == "ndjson":
+        check_binary(binary, spec, args, [])  # a bad spec or binary fails at once, before Spark starts
     if SparkSession is None:
         raise ScriptError(EXIT_UNAVAILABLE, "PySpark is not installed: pip install 'pyspark[sql]' (Spark 4 needs Java 17)")
     try:
@@ -426,7 +429,7 @@ def run(args):
             if not first:
                 raise ScriptError(EXIT_DATA, f"{args.input}: the CSV file is empty (no header)")
             columns = csv_columns(bytes(first[0][0]))
-        check_binary(binary, spec, args, columns)
+            check_binary(binary, spec, args, columns)  # now that the columns are known
 
         counts = count_records(frame, args.input_format, columns)
         first_rows = [1]

@@ -301,7 +301,7 @@ def case_malformed_fails(context):
 
 
 def case_bad_spec(context):
-    """A spec maskclean refuses stops the job before any task runs: exit 78 with its message, no output."""
+    """A spec maskclean refuses stops the job before Spark starts: exit 78 with its message, no output."""
     reset(context, "badspec")
     spec = context.path("badspec.json")
     with open(SPEC, "rb") as file:
