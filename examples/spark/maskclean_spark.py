@@ -71,6 +71,7 @@ EXIT_CANT_CREATE = 73
 TASK_FAILURE = re.compile(r"MaskcleanTaskError: (maskclean exited with status (\d+)[^\n]*|[^\n]*)")
 NDJSON_BLANKS = b" \t\r"  # what maskclean skips as white space on an NDJSON line (docs/record-formats.md)
 READ_SIZE = 1 << 20
+BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 
 
 class ScriptError(Exception):
@@ -169,11 +170,11 @@ def count_records(frame, input_format, columns):
     return counts
 
 
-def maskclean_command(binary, spec, args, columns, part, first_row, report, quarantine):
+def maskclean_command(binary, spec, args, header, part, first_row, report, quarantine):
     command = [binary, "run", spec, "-", "--input-format", args.input_format, "-o", "-",
                "--report", report, "--quiet", "--jobs", "1", "--part", part, "--first-row", str(first_row)]
     if args.input_format == "csv":
-        command += ["--no-header", "--columns", ",".join(columns)]
+        command += ["--no-header", "--columns", header]
         if part == part_id(0):
             command.append("--header")
     if quarantine is not None:
@@ -188,7 +189,7 @@ def part_id(index):
     return "%05d" % index
 
 
-def make_partition_cleaner(args, binary_name, spec_name, columns, counts, first_rows, collected):
+def make_partition_cleaner(args, binary_name, spec_name, header, byte_order_mark, counts, first_rows, collected):
     """The function mapInArrow runs: maskclean over one partition's lines, Arrow batches in and out."""
     quarantining = args.quarantine is not None
     drop_header = args.input_format == "csv"
@@ -207,11 +208,12 @@ def make_partition_cleaner(args, binary_name, spec_name, columns, counts, first_
         with tempfile.TemporaryDirectory(prefix="maskclean-part-") as scratch:
             report_path = os.path.join(scratch, "report.json")
             quarantine_path = os.path.join(scratch, "quarantine") if quarantining else None
-            command = maskclean_command(binary, spec, args, columns, part, first_rows[index], report_path,
+            command = maskclean_command(binary, spec, args, header, part, first_rows[index], report_path,
                                         quarantine_path)
             with open(os.path.join(scratch, "stderr"), "w+b") as errors:
                 process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors)
-                feeder = Feeder(process.stdin, batches, skip_first=drop_header and index == 0)
+                feeder = Feeder(process.stdin, batches, drop_header=drop_header and index == 0,
+                                prefix=byte_order_mark if index == 0 else b"")
                 feeder.start()
                 try:
                     # One record a line: cut what maskclean writes at line feeds, a batch per read.
@@ -258,25 +260,32 @@ def make_partition_cleaner(args, binary_name, spec_name, columns, counts, first_
 
 
 class Feeder(threading.Thread):
-    """Writes a partition's lines (Arrow batches) to maskclean's stdin, so that its stdout is read meanwhile."""
+    """Writes a partition's lines (Arrow batches) to maskclean's stdin, so that its stdout is read meanwhile.
 
-    def __init__(self, pipe, batches, skip_first):
+    `drop_header`: the partition's first line is the CSV header, which --columns stands for.
+    `prefix`: bytes to write first (the file's byte-order mark, which maskclean keeps in its output)."""
+
+    def __init__(self, pipe, batches, drop_header, prefix):
         super().__init__(daemon=True)
         self.pipe = pipe
         self.batches = batches
-        self.skip_first = skip_first
+        self.drop_header = drop_header
+        self.prefix = prefix
         self.failure = None
 
     def run(self):
         try:
             for batch in self.batches:
                 lines = batch.column(0).to_pylist()
-                if self.skip_first and lines:
-                    self.skip_first = False
+                if self.drop_header and lines:
+                    self.drop_header = False
                     del lines[0]
                 if lines:
+                    lines[0] = self.prefix + lines[0]
+                    self.prefix = b""
                     lines.append(b"")
                     self.pipe.write(b"\n".join(lines))
+            self.pipe.write(self.prefix)
         except BrokenPipeError:
             pass  # maskclean stopped reading: its exit status says why
         except BaseException as failure:  # the upstream iterator failed: the task must fail with it
@@ -320,20 +329,37 @@ def read_lines(spark, path, partitions):
     return frame if found == wanted else spread_in_order(spark, frame, wanted)
 
 
-def csv_columns(header_line):
-    if header_line.startswith(b"\xef\xbb\xbf"):
-        header_line = header_line[3:]
+def starting_byte_order_mark(spark, path):
+    """The UTF-8 byte-order mark INPUT starts with (decompressed), or b"": Hadoop's line reader drops
+    it, and maskclean keeps it at the start of a CSV output, so partition 0 is given it back."""
+    jvm = spark.sparkContext._jvm
+    configuration = spark.sparkContext._jsc.hadoopConfiguration()
+    hadoop_path = jvm.org.apache.hadoop.fs.Path(path)
+    stream = hadoop_path.getFileSystem(configuration).open(hadoop_path)
+    codec = jvm.org.apache.hadoop.io.compress.CompressionCodecFactory(configuration).getCodec(hadoop_path)
+    if codec is not None:
+        stream = codec.createInputStream(stream)
+    try:
+        start = bytes(max(stream.read(), 0) for _ in range(len(BYTE_ORDER_MARK)))
+    finally:
+        stream.close()
+    return BYTE_ORDER_MARK if start == BYTE_ORDER_MARK else b""
+
+
+def csv_header(header_line):
+    """The header line as --columns takes it (maskclean reads it as the header it stands for), and its names."""
+    if header_line.startswith(BYTE_ORDER_MARK):
+        header_line = header_line[len(BYTE_ORDER_MARK):]
+    if header_line.endswith(b"\r"):
+        header_line = header_line[:-1]
     try:
         text = header_line.decode("utf-8")
     except UnicodeDecodeError:
         raise ScriptError(EXIT_DATA, "the CSV header (line 1) is not valid UTF-8")
-    names = next(csv.reader([text.rstrip("\r")]), [])
+    names = next(csv.reader([text]), [])
     if not names:
         raise ScriptError(EXIT_DATA, "the CSV header (line 1) is empty")
-    for name in names:
-        if "," in name:
-            raise ScriptError(EXIT_DATA, f"the CSV header's column {name!r} holds a comma: --columns cannot name it")
-    return names
+    return text, names
 
 
 def write_atomically(path, data):
@@ -350,11 +376,11 @@ def write_atomically(path, data):
         raise
 
 
-def check_binary(binary, spec, args, columns):
+def check_binary(binary, spec, args, header):
     """Runs maskclean on no records at all on the driver: a bad spec or binary fails before Spark works."""
     with tempfile.TemporaryDirectory(prefix="maskclean-check-") as scratch:
         report = os.path.join(scratch, "report.json")
-        command = maskclean_command(binary, spec, args, columns, "check", 1, report,
+        command = maskclean_command(binary, spec, args, header, "check", 1, report,
                                     os.path.join(scratch, "quarantine") if args.quarantine else None)
         try:
             result = subprocess.run(command, input=b"", capture_output=True)
@@ -399,7 +425,7 @@ def run(args):
             raise ScriptError(EXIT_CANT_CREATE, f"--{option} {target}: its folder does not exist")
 
     if args.input_format == "ndjson":
-        check_binary(binary, spec, args, [])  # a bad spec or binary fails at once, before Spark starts
+        check_binary(binary, spec, args, None)  # a bad spec or binary fails at once, before Spark starts
     if SparkSession is None:
         raise ScriptError(EXIT_UNAVAILABLE, "PySpark is not installed: pip install 'pyspark[sql]' (Spark 4 needs Java 17)")
     try:
@@ -423,13 +449,14 @@ def run(args):
             raise ScriptError(EXIT_CANT_CREATE, f"{args.outdir} already exists: Spark writes a new folder")
 
         frame = read_lines(spark, args.input, args.partitions)
-        columns = []
+        header, columns, bom = None, [], b""
         if args.input_format == "csv":
+            bom = starting_byte_order_mark(spark, args.input)
             first = frame.select(col("value").cast("binary")).take(1)  # from partition 0, the file's start
             if not first:
                 raise ScriptError(EXIT_DATA, f"{args.input}: the CSV file is empty (no header)")
-            columns = csv_columns(bytes(first[0][0]))
-            check_binary(binary, spec, args, columns)  # now that the columns are known
+            header, columns = csv_header(bytes(first[0][0]))
+            check_binary(binary, spec, args, header)  # now that the columns are known
 
         counts = count_records(frame, args.input_format, columns)
         first_rows = [1]
@@ -439,7 +466,7 @@ def run(args):
         sc.addFile(binary)
         sc.addFile(spec)
         collected = sc.accumulator([], ListParam())
-        cleaner = make_partition_cleaner(args, os.path.basename(binary), os.path.basename(spec), columns, counts,
+        cleaner = make_partition_cleaner(args, os.path.basename(binary), os.path.basename(spec), header, bom, counts,
                                          first_rows, collected)
         cleaned = frame.select(col("value").cast("binary").alias("value")).mapInArrow(cleaner, LINE_SCHEMA)
         try:

@@ -319,10 +319,11 @@ def case_bad_spec(context):
 
 
 def one_line_csv(context, rows):
-    """The generated rows as CSV with one record a line (the notes' line breaks made spaces)."""
+    """The generated rows as CSV with one record a line (the notes' line breaks made spaces), written
+    as spreadsheets write it: a UTF-8 byte-order mark and CRLF line ends, both to be kept."""
     path = context.path(f"oneline-{rows}.csv")
     buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv.writer(buffer, lineterminator="\r\n")
     with open(context.data(), "rb") as source:
         for index, line in enumerate(source):
             if index == rows:
@@ -332,7 +333,7 @@ def one_line_csv(context, rows):
                 writer.writerow(record.keys())
             writer.writerow(["" if value is None else str(value).replace("\n", " ").replace("\r", " ")
                              for value in record.values()])
-    with open(path, "w", encoding="utf-8", newline="") as file:
+    with open(path, "w", encoding="utf-8-sig", newline="") as file:
         file.write(buffer.getvalue())
     return path
 
@@ -347,10 +348,12 @@ def case_csv(context):
     assert status == single_status, f"Spark exited {status}, one run {single_status}:\n{stderr[-3000:]}"
 
     def by_id(text, what):
-        rows = list(csv.reader(io.StringIO(text.decode("utf-8"), newline="")))
+        assert text.startswith(b"\xef\xbb\xbf"), f"{what}: the byte-order mark is lost"
+        rows = list(csv.reader(io.StringIO(text.decode("utf-8-sig"), newline="")))
         assert rows[0][0] == "id", f"{what}: the output does not start with the header: {rows[0]}"
         lines = text.split(b"\n")
         assert len(lines) == len(rows) + 1, f"{what}: a cleaned record spans lines"
+        assert all(line.endswith(b"\r") for line in lines[:-1]), f"{what}: not every line ends with CRLF"
         return {row[0]: line for row, line in zip(rows[1:], lines[1:])}
 
     assert_same_records(records, single_records, by_id, "one-line CSV")
