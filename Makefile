@@ -21,7 +21,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec
 
 .PHONY: all deps test-deps build run test lint format bench bench-deps bench-peers build-bench fuzz build-fuzz sanitize sanitize-thread \
-	sanitize-address dist dist-path test-dist install clean
+	sanitize-address dist dist-path test-dist spark-deps test-spark install clean
 
 all: build
 
@@ -191,6 +191,28 @@ dist-path:
 test-dist: dist
 	$(SWIFT) build --product maskclean
 	Tests/dist/check-dist.sh $(DIST_TARBALL) .build/debug/maskclean
+
+# The Spark example (examples/spark) on a local Spark: PySpark from PyPI into SPARK_VENV when it is
+# missing (with its SQL extras, pyarrow and pandas, for mapInArrow; pandas 3 it does not support
+# yet), and Java 17 (Debian's openjdk-17-jre-headless) when no Java 17 or later is installed.
+# test_maskclean_spark.py ships the binary that travels (make dist) and compares every Spark run
+# with one run of that binary over the same file.
+SPARK_VENV      = .build/spark-venv
+PYSPARK_VERSION = 4.3.0
+SPARK_MASKCLEAN = $(DIST_BIN)
+
+spark-deps:
+	$(call install-missing,python3 -c 'import venv; import ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
+	java_major=$$(java -version 2>&1 | sed -n 's/.* version "\([0-9]*\).*/\1/p' | head -n 1); \
+	[ "$${java_major:-0}" -ge 17 ] || missing="$$missing openjdk-17-jre-headless";)
+	@$(SPARK_VENV)/bin/python -c 'import pyspark, pyarrow, pandas' 2>/dev/null || { \
+		echo "Installing PySpark $(PYSPARK_VERSION) (with pyarrow and pandas) into $(SPARK_VENV)…"; \
+		rm -rf $(SPARK_VENV) && python3 -m venv $(SPARK_VENV) && \
+		$(SPARK_VENV)/bin/pip install --quiet --disable-pip-version-check \
+			"pyspark[sql]==$(PYSPARK_VERSION)" "pandas<3"; }
+
+test-spark: dist spark-deps
+	$(SPARK_VENV)/bin/python examples/spark/test_maskclean_spark.py --maskclean $(SPARK_MASKCLEAN)
 
 # Installs the portable binary (the one `make dist` packs) and the manual under
 # $(DESTDIR)$(PREFIX).
