@@ -55,6 +55,20 @@ struct FixtureCase: Decodable, CustomTestStringConvertible, Sendable {
     }
 
     var directory: URL { Maskclean.fixtures.appendingPathComponent(name) }
+
+    /// Runs the binary as the case says, its `OUT/` paths in `scratch`; `argument` replaces one
+    /// of its arguments (an index and the new text) when given.
+    func run(writingTo scratch: TemporaryFolder, replacing argument: (index: Int, text: String)? = nil) throws
+        -> Maskclean.Outcome
+    {
+        var arguments = args.map { $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/") }
+        if let argument { arguments[argument.index] = argument.text }
+        let stdin = try self.stdin.map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+        let environment = (env ?? [:]).mapValues {
+            $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/")
+        }
+        return try Maskclean.run(arguments, in: directory, stdin: stdin, environment: environment)
+    }
 }
 
 @Suite("Fixture cases, byte for byte")
@@ -73,17 +87,7 @@ struct FixtureCaseTests {
             return
         }
         let scratch = try TemporaryFolder()
-        let arguments = testCase.args.map {
-            $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/")
-        }
-        let stdin = try testCase.stdin.map {
-            try Data(contentsOf: testCase.directory.appendingPathComponent($0))
-        }
-        let environment = (testCase.env ?? [:]).mapValues {
-            $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/")
-        }
-        let outcome = try Maskclean.run(
-            arguments, in: testCase.directory, stdin: stdin, environment: environment)
+        let outcome = try testCase.run(writingTo: scratch)
         #expect(outcome.status == testCase.status, "stderr: \(outcome.stderr)")
         if let expected = testCase.stderr {
             #expect(outcome.stderr.contains(expected), "stderr: \(outcome.stderr)")

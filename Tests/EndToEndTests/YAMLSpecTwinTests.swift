@@ -157,18 +157,7 @@ struct YAMLSpecTwinTests {
     /// in place of its own when given; returns what it wrote in its scratch folder.
     func run(_ testCase: FixtureCase, spec: (index: Int, path: String)?) throws -> Run {
         let scratch = try TemporaryFolder()
-        var arguments = testCase.args.map {
-            $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/")
-        }
-        if let spec { arguments[spec.index] = spec.path }
-        let stdin = try testCase.stdin.map {
-            try Data(contentsOf: testCase.directory.appendingPathComponent($0))
-        }
-        let environment = (testCase.env ?? [:]).mapValues {
-            $0.replacingOccurrences(of: "OUT/", with: scratch.url.path + "/")
-        }
-        let outcome = try Maskclean.run(
-            arguments, in: testCase.directory, stdin: stdin, environment: environment)
+        let outcome = try testCase.run(writingTo: scratch, replacing: spec.map { ($0.index, $0.path) })
         var files: [String: [UInt8]] = [:]
         for name in try FileManager.default.subpathsOfDirectory(atPath: scratch.url.path) {
             var isFolder: ObjCBool = false
