@@ -30,6 +30,19 @@ public enum Merger {
         try Outputs.checkPaths(
             outputOptions,
             protecting: [(spec.file, "spec")] + options.reports.map { ($0, "partial report") })
+        // One report named twice (`a.json ./a.json`, a link) would count its records twice, and
+        // a report made without --part carries nothing else that could tell.
+        var named: [(path: String, place: FilePlace)] = []
+        for path in options.reports where path != "-" {
+            let place = FilePlace(path)
+            if let other = named.first(where: { $0.place == place }) {
+                throw .usage(
+                    path == other.path
+                        ? "\(path) is named twice: its records would be counted twice"
+                        : "\(other.path) and \(path) are the same file: its records would be counted twice")
+            }
+            named.append((path, place))
+        }
         var partials: [Report.Partial] = []
         for path in options.reports {
             partials.append(Report.Partial(file: path, report: try ReportReader.load(path: path, spec: spec)))
