@@ -8,9 +8,16 @@ import MaskClean
 /// Every signal whose default action ends the process (but the faults a program raises on
 /// itself) removes the run's temporary files first, then ends the process as the signal would.
 ///
-/// The signals are blocked in every thread and taken by a thread of its own with `sigwait`: a
-/// handler on a dispatch queue waited behind busy workers for up to minutes. SIGPIPE is ignored,
-/// so that a closed output is a write error the run handles.
+/// The signals are blocked in every thread and read by a thread of its own from a signal file
+/// descriptor (signalfd(2)): a handler on a dispatch queue waited behind busy workers for up to
+/// minutes. SIGPIPE is ignored, so that a closed output is a write error the run handles.
+///
+/// Not `sigwait`: while a thread waits in it, the signals it waits for show as unblocked in
+/// /proc, and the Swift runtime's crash handler, which pauses every other thread with SIGUSR1
+/// (or SIGUSR2, SIGPROF) where one is not blocked, sent it to that thread. The waiter took it
+/// for a user's signal and ended the process as "User defined signal 1" before the crash
+/// report was printed. Reading a signalfd, the thread keeps every one of them blocked, so a
+/// crash keeps its own signal and message.
 enum Signals {
     static let terminating: [Int32] = [
         SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
@@ -22,24 +29,38 @@ enum Signals {
         signal(SIGPIPE, SIG_IGN)
         var blocked = terminatingSet()
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        guard let signalFileDescriptor,
+            case let reader = signalFileDescriptor(-1, &blocked, Int32(O_CLOEXEC)),
+            reader >= 0
+        else {
+            // No signalfd (a C library without it): the signals end the process as they would,
+            // unblocked again, with no chance to remove the temporary files.
+            pthread_sigmask(SIG_UNBLOCK, &blocked, nil)
+            return
+        }
         let waiter = Thread {
-            var waitedFor = terminatingSet()
+            // struct signalfd_siginfo is 128 bytes; the signal's number is its first field.
+            var information = [UInt32](repeating: 0, count: 32)
             while true {
-                var number: Int32 = 0
-                guard sigwait(&waitedFor, &number) == 0 else { continue }
-                TemporaryFiles.shared.abandon()
-                // Unblocked here and raised again, the signal ends the process with its default
-                // action (SIGQUIT included: a quit quits, with no crash report and no commit).
-                signal(number, SIG_DFL)
-                var only = sigset_t()
-                sigemptyset(&only)
-                sigaddset(&only, number)
-                pthread_sigmask(SIG_UNBLOCK, &only, nil)
-                raise(number)
-                _exit(128 + number)
+                let count = information.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+                guard count == 128 else { continue }
+                end(on: Int32(information[0]))
             }
         }
         waiter.start()
+    }
+
+    /// Removes the temporary files, then ends the process with the signal's default action
+    /// (SIGQUIT included: a quit quits, with no crash report and no commit).
+    private static func end(on number: Int32) -> Never {
+        TemporaryFiles.shared.abandon()
+        signal(number, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
+        _exit(128 + number)
     }
 
     private static func terminatingSet() -> sigset_t {
@@ -49,3 +70,10 @@ enum Signals {
         return set
     }
 }
+
+/// `signalfd(2)`, which Glibc's Swift module leaves out: looked up once, nil where the C library
+/// has none.
+private let signalFileDescriptor: (@convention(c) (Int32, UnsafePointer<sigset_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "signalfd") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<sigset_t>, Int32) -> Int32).self)
+}()
