@@ -60,15 +60,15 @@ enum Frontend {
         var options = settings.options
         let bar = settings.progress && !settings.quiet && isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         if let bar { options.progress = { read, size in bar.update(read: read, size: size) } }
-        let outputs = [options.output, options.report, options.junit, options.markdown, options.quarantine]
-        return report(settings.shown, outputs: outputs, bar: bar) { (spec) throws(MaskCleanError) in
+        return report(settings.shown, standardOutputTaken: options.writesStandardOutput, bar: bar) {
+            (spec) throws(MaskCleanError) in
             try Runner.run(spec, options)
         }
     }
 
     /// Merges partial reports (`maskclean merge`) and returns the exit status, as `check` would.
     static func merge(_ settings: Shown, _ options: MergeOptions) -> ExitStatus {
-        report(settings, outputs: [options.report, options.junit, options.markdown], bar: nil) {
+        report(settings, standardOutputTaken: options.writesStandardOutput, bar: nil) {
             (spec) throws(MaskCleanError) in try Merger.merge(spec, options)
         }
     }
@@ -76,7 +76,7 @@ enum Frontend {
     /// Loads the spec, makes the report, shows it (summary, annotations, step summary) and turns
     /// its verdict, or the error that stopped it, into the exit status.
     private static func report(
-        _ settings: Shown, outputs: [String?], bar: ProgressBar?,
+        _ settings: Shown, standardOutputTaken: Bool, bar: ProgressBar?,
         making: (Spec) throws(MaskCleanError) -> Report
     ) -> ExitStatus {
         do {
@@ -86,7 +86,7 @@ enum Frontend {
             if !settings.quiet {
                 Diagnostics.print(report.summary, terminator: "")
             }
-            if settings.annotations { annotate(report, outputs: outputs) }
+            if settings.annotations { annotate(report, standardOutputTaken: standardOutputTaken) }
             if let path = settings.stepSummary { appendSummary(report, to: path) }
             return report.passed ? .success : .thresholdNotMet
         } catch {
@@ -98,11 +98,12 @@ enum Frontend {
     }
 
     /// Annotations go to standard output when it carries nothing else (`check`, `run -o FILE`),
-    /// where a runner reads them; otherwise to standard error, so that the records stay intact.
-    private static func annotate(_ report: Report, outputs: [String?]) {
+    /// where a runner reads them; otherwise (the records, or a report in any format, on `-`) to
+    /// standard error, so that what is on standard output stays intact.
+    private static func annotate(_ report: Report, standardOutputTaken: Bool) {
         let commands = report.workflowCommands
         guard !commands.isEmpty else { return }
-        if outputs.contains("-") {
+        if standardOutputTaken {
             Diagnostics.print(commands, terminator: "")
             return
         }

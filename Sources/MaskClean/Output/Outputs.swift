@@ -33,11 +33,7 @@ final class Outputs {
     static func checkPaths(_ options: RunOptions, protecting protected: [(path: String, what: String)])
         throws(MaskCleanError)
     {
-        let named = [
-            ("-o", options.output), ("--report", options.report), ("--quarantine", options.quarantine),
-            ("--junit", options.junit), ("--markdown", options.markdown), ("--html", options.html),
-        ]
-        .compactMap { flag, path in path.map { (flag, $0) } }
+        let named = options.namedOutputs
         var places: [(flag: String, path: String, place: FilePlace)] = []
         for (flag, path) in named {
             guard !path.isEmpty else { throw .usage("\(flag) needs a file name (or - for standard output)") }
@@ -144,14 +140,35 @@ final class Outputs {
         if !wroteQuarantine, let quarantineCompressor {
             try quarantine?.write(quarantineCompressor.compressed(empty))
         }
-        try Self.write(whole: text, to: report, compressor: reportCompressor)
-        if let junitText { try junit?.write(Array(junitText.utf8)) }
-        if let markdownText { try markdown?.write(Array(markdownText.utf8)) }
-        if let page { try Self.write(whole: page, to: html, compressor: htmlCompressor) }
+        // The gate is judged by now: a reader of standard output that stops reading the report
+        // (`check --report - | head`) does not undo its verdict, and the other outputs are still
+        // committed (docs/exit-status.md).
+        try Self.unlessReaderClosed { () throws(MaskCleanError) in
+            try Self.write(whole: text, to: report, compressor: reportCompressor)
+        }
+        try Self.unlessReaderClosed { () throws(MaskCleanError) in
+            if let junitText { try junit?.write(Array(junitText.utf8)) }
+        }
+        try Self.unlessReaderClosed { () throws(MaskCleanError) in
+            if let markdownText { try markdown?.write(Array(markdownText.utf8)) }
+        }
+        try Self.unlessReaderClosed { () throws(MaskCleanError) in
+            if let page { try Self.write(whole: page, to: html, compressor: htmlCompressor) }
+        }
         let files = [records, quarantine, report, junit, markdown, html].compactMap { $0 }
         for file in files { try file.flush() }
         try TemporaryFiles.shared.committing { () throws(MaskCleanError) in
             for file in files { try file.commit() }
+        }
+    }
+
+    /// Runs `write`, taking standard output's reader going away as the end of that output only.
+    private static func unlessReaderClosed(_ write: () throws(MaskCleanError) -> Void) throws(MaskCleanError)
+    {
+        do {
+            try write()
+        } catch .brokenPipe {
+            return
         }
     }
 

@@ -13,6 +13,18 @@ public struct MergeOptions: Sendable {
     public init(reports: [String]) {
         self.reports = reports
     }
+
+    /// The merged report goes through the outputs a run writes, without records.
+    var outputOptions: RunOptions {
+        var options = RunOptions(input: "-", output: nil, report: report, jobs: 1)
+        options.junit = junit
+        options.markdown = markdown
+        options.html = html
+        return options
+    }
+
+    /// Whether the merged report, in any format, goes to standard output (`-`).
+    public var writesStandardOutput: Bool { outputOptions.writesStandardOutput }
 }
 
 /// One merge: read every partial report, check that they belong together, combine them
@@ -22,11 +34,7 @@ public enum Merger {
     public static func merge(_ spec: Spec, _ options: MergeOptions) throws(MaskCleanError) -> Report {
         let clock = ContinuousClock()
         let started = clock.now
-        // The merged report goes through the outputs a run writes, without records.
-        var outputOptions = RunOptions(input: "-", output: nil, report: options.report, jobs: 1)
-        outputOptions.junit = options.junit
-        outputOptions.markdown = options.markdown
-        outputOptions.html = options.html
+        let outputOptions = options.outputOptions
         try Outputs.checkPaths(
             outputOptions,
             protecting: [(spec.file, "spec")] + options.reports.map { ($0, "partial report") })

@@ -41,6 +41,19 @@ public struct RunOptions: Sendable {
     public var part: String?
     public var firstRow: Int?
 
+    /// Every output asked for, by its flag, the records first: the one list that the checks of
+    /// the outputs' paths and the choice of where annotations go read.
+    var namedOutputs: [(flag: String, path: String)] {
+        [
+            ("-o", output), ("--report", report), ("--quarantine", quarantine), ("--junit", junit),
+            ("--markdown", markdown), ("--html", html),
+        ]
+        .compactMap { flag, path in path.map { (flag, $0) } }
+    }
+
+    /// Whether any output goes to standard output (`-`): the records or a report in any format.
+    public var writesStandardOutput: Bool { namedOutputs.contains { $0.path == "-" } }
+
     /// How the records are compressed, if they are: as asked, or by the output's extension.
     var recordsCompression: Compression? {
         switch compression {
