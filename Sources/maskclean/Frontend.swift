@@ -23,7 +23,9 @@ enum Frontend {
         var stepSummary: String?
 
         var shown: Shown {
-            Shown(spec: spec, quiet: quiet, annotations: annotations, stepSummary: stepSummary)
+            var shown = Shown(spec: spec, quiet: quiet, annotations: annotations, stepSummary: stepSummary)
+            shown.reads.append((options.input, "input"))
+            return shown
         }
     }
 
@@ -33,6 +35,9 @@ enum Frontend {
         var quiet: Bool
         var annotations: Bool
         var stepSummary: String?
+        /// The files the command reads, which the step summary may not be appended to: the spec,
+        /// and the input or the partial reports.
+        var reads: [(path: String, what: String)]
 
         /// Annotations as `--annotations` says, else when GitHub Actions runs us
         /// (GITHUB_ACTIONS=true); the step summary where GITHUB_STEP_SUMMARY says.
@@ -42,6 +47,7 @@ enum Frontend {
             self.quiet = quiet
             annotations = choice.map { $0 == .github } ?? (environment["GITHUB_ACTIONS"] == "true")
             stepSummary = environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+            reads = [(spec, "spec")]
         }
 
         init(spec: String, quiet: Bool, annotations: Bool, stepSummary: String?) {
@@ -49,6 +55,7 @@ enum Frontend {
             self.quiet = quiet
             self.annotations = annotations
             self.stepSummary = stepSummary
+            reads = [(spec, "spec")]
         }
     }
 
@@ -87,7 +94,7 @@ enum Frontend {
                 Diagnostics.print(report.summary, terminator: "")
             }
             if settings.annotations { annotate(report, standardOutputTaken: standardOutputTaken) }
-            if let path = settings.stepSummary { appendSummary(report, to: path) }
+            if let path = settings.stepSummary { appendSummary(report, to: path, sparing: settings.reads) }
             return report.passed ? .success : .thresholdNotMet
         } catch {
             bar?.finish()
@@ -119,7 +126,15 @@ enum Frontend {
     /// Appends the Markdown summary to GitHub's step summary file, kept within the 1 MiB a step
     /// may show with what is there already. A file that cannot be written is a warning: the
     /// run's verdict stands.
-    private static func appendSummary(_ report: Report, to path: String) {
+    private static func appendSummary(
+        _ report: Report, to path: String, sparing reads: [(path: String, what: String)]
+    ) {
+        do throws(MaskCleanError) {
+            try OutputPaths.check([("GITHUB_STEP_SUMMARY", path)], protecting: reads)
+        } catch {
+            Diagnostics.print(visible("warning: \(error.message); the summary is not appended"))
+            return
+        }
         let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let room = stepSummaryLimit - existing - 1
         guard room > 0 else { return }

@@ -33,29 +33,8 @@ final class Outputs {
     static func checkPaths(_ options: RunOptions, protecting protected: [(path: String, what: String)])
         throws(MaskCleanError)
     {
-        let named = options.namedOutputs
-        var places: [(flag: String, path: String, place: FilePlace)] = []
-        for (flag, path) in named {
-            guard !path.isEmpty else { throw .usage("\(flag) needs a file name (or - for standard output)") }
-            let place = FilePlace(path)
-            for (protected, what) in protected where protected != "-" {
-                if path == protected || place.isRegularFile && place == FilePlace(protected) {
-                    throw .usage("\(flag) \(path) is the \(what) file: writing it would destroy the \(what)")
-                }
-            }
-            // Two outputs in one file or pipe would clobber or interleave each other; /dev/null
-            // or a terminal takes any number (`--report /dev/null > /dev/null`), but `-` names
-            // standard output for one.
-            if let other = places.first(where: { $0.place == place }),
-                path == "-" && other.path == "-" || !place.isCharacterDevice
-            {
-                if path == other.path { throw .usage("\(flag) and \(other.flag) both name \(path)") }
-                throw .usage("\(flag) \(path) and \(other.flag) \(other.path) are the same file")
-            }
-            places.append((flag, path, place))
-        }
+        try OutputPaths.check(options.namedOutputs, protecting: protected)
     }
-
     /// Creates every output before any work, so that one that cannot be created fails the run
     /// at once (exit 73).
     init(_ options: RunOptions) throws(MaskCleanError) {
@@ -185,42 +164,5 @@ final class Outputs {
     /// Abandons every output: the targets are left as they were.
     func discard() {
         for file in [records, quarantine, report, junit, markdown, html] { file?.discard() }
-    }
-}
-
-/// The file a path names, to tell two names for one file from two files.
-struct FilePlace: Equatable {
-    enum Identity: Equatable {
-        case file(device: UInt64, inode: UInt64)
-        /// A file that does not exist yet: its absolute path, links resolved.
-        case path(String)
-    }
-
-    var identity: Identity
-    var isRegularFile = false
-    var isCharacterDevice = false
-
-    /// `-` is standard output.
-    init(_ path: String) {
-        var info = stat()
-        let found = path == "-" ? fstat(STDOUT_FILENO, &info) == 0 : stat(path, &info) == 0
-        if found {
-            identity = .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-            isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
-            isCharacterDevice = (info.st_mode & S_IFMT) == S_IFCHR
-            return
-        }
-        guard path != "-" else {
-            identity = .path("-")
-            return
-        }
-        let target = PathParts(OutputFile.resolvingLinks(path))
-        let directory = target.directory
-        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let parent =
-            realpath(directory.isEmpty ? "." : directory, &resolved) != nil
-            ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : directory
-        identity = .path(parent + "/" + target.name)
     }
 }

@@ -35,6 +35,10 @@ struct Describe: ParsableCommand {
             valueName: "spec"))
     var output: String?
 
+    @Flag(
+        help: "Replace the file -o names when it exists (a spec edited by hand is not replaced without it).")
+    var force = false
+
     @Option(
         help: ArgumentHelp("Read the first N records (0 for all).", valueName: "n"))
     var sample = 10_000
@@ -81,7 +85,15 @@ struct Describe: ParsableCommand {
     /// holds, or to standard output.
     private func propose(_ options: DescribeOptions) throws(MaskCleanError) {
         let toFile = output.map { $0 != "-" } ?? false
-        if let output, toFile { _ = try SpecProposal.isJSON(output) }
+        if let output, toFile {
+            _ = try SpecProposal.isJSON(output)
+            try OutputPaths.check([("-o", output)], protecting: [(input, "input")])
+            if !force && OutputPaths.isExistingRegularFile(output) {
+                throw .usage(
+                    "-o \(output) exists: describe replaces a file only with --force (a spec edited by hand is data too)"
+                )
+            }
+        }
         let proposal = try Describer.describe(options)
         guard let output, toFile else {
             var standardOutput = StandardOutput()

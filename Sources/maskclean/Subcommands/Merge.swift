@@ -51,7 +51,8 @@ struct Merge: ParsableCommand {
         options.html = reportOutputs.html
         options.redactSamples = reportOutputs.redactSamples
         options.input = input
-        let shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
+        var shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
+        shown.reads += reports.map { ($0, "partial report") }
         throw ExitCode(Frontend.merge(shown, options).rawValue)
     }
 }
