@@ -5,8 +5,9 @@ import Testing
 
 /// docs/spec.md, "Specs in YAML": how deep a YAML spec nests and how many values it holds are
 /// counted with what its aliases bring in, before any tree is built, so that a few lines of
-/// aliases are refused with their line (78) instead of overflowing the stack.
-@Suite("YAML spec: bounds")
+/// aliases are refused with their line (78) instead of overflowing the stack; and a scalar keeps
+/// every character it was written with.
+@Suite("YAML spec: bounds and exact scalars")
 struct YAMLSpecBoundsTests {
     /// `a0: &a0 [x]`, then `count` lines that each wrap the one before in `brackets` levels.
     static func chain(_ count: Int, brackets: Int = 1) -> String {
@@ -81,5 +82,35 @@ struct YAMLSpecBoundsTests {
         let spec = try loadSpec(
             "columns:\n\(indent)- name: phone\n\(indent)  format: \"[000]\"\n", file: "spec.yaml")
         #expect(spec.columns.map(\.name) == ["phone"])
+    }
+
+    @Test(
+        "a name that starts with U+FEFF keeps it, quoted either way, escaped or written, or plain",
+        arguments: [
+            #""\uFEFF\uFEFFid""#, "\"\u{FEFF}\u{FEFF}id\"", "'\u{FEFF}\u{FEFF}id'", "\u{FEFF}\u{FEFF}id",
+            #""\uFEFFid""#, "'\u{FEFF}id'",
+        ])
+    func byteOrderMarkKept(name: String) throws {
+        let yaml = "columns:\n  - name: \(name)\n    format: \"[000]\"\n"
+        let expected =
+            name.contains("FEFF\\uFEFF") || name.contains("\u{FEFF}\u{FEFF}")
+            ? "\u{FEFF}\u{FEFF}id" : "\u{FEFF}id"
+        #expect(
+            try loadSpec(yaml, file: "spec.yaml").columns[0].name.unicodeScalars.elementsEqual(
+                expected.unicodeScalars))
+    }
+
+    @Test("a value from an alias, and a key, keep a leading U+FEFF too")
+    func byteOrderMarkThroughAliases() throws {
+        let aliased =
+            "columns:\n  - name: &id \"\\uFEFFid\"\n    format: \"[000]\"\n  - name: *id\n    format: \"[0]\"\n"
+        #expect(
+            specError(aliased, file: "spec.yaml")?.hasPrefix("spec.yaml:4: columns[1] \"\u{FEFF}id\": ")
+                == true,
+            "\(specError(aliased, file: "spec.yaml") ?? "loaded")")
+        let keyed = "columns:\n  - \"\\uFEFFname\": id\n    format: \"[000]\"\n"
+        #expect(
+            specError(keyed, file: "spec.yaml")
+                == "spec.yaml:2: columns[0]: unknown key \"\u{FEFF}name\" (did you mean \"name\"?)")
     }
 }

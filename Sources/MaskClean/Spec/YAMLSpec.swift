@@ -24,6 +24,8 @@ struct YAMLSpec {
     private(set) var plainScalars: [Int: PlainScalar] = [:]
 
     private let file: String
+    /// The scalars that Yams misreads, as written.
+    private var survey = YAMLSurvey()
 
     /// Parses `bytes` (UTF-8, the byte-order mark already removed) into the tree the JSON reader
     /// makes, and the places of its nodes.
@@ -34,7 +36,7 @@ struct YAMLSpec {
         // so a few lines could otherwise expand to billions of values, or nest 50,000 deep.
         let maximumValues = max(bytes.count, 100_000)
         do throws(YAMLSurvey.Refusal) {
-            _ = try YAMLSurvey.survey(
+            spec.survey = try YAMLSurvey.survey(
                 bytes, maximumDepth: JSONScanner.maximumDepth, maximumValues: maximumValues)
         } catch {
             switch error {
@@ -148,6 +150,13 @@ struct YAMLSpec {
         return lines.count - 1
     }
 
+    /// A scalar's text, every character as written.
+    private func text(of scalar: Node.Scalar) -> String {
+        guard let mark = scalar.mark else { return scalar.string }
+        let place = YAMLSurvey.Place(line: mark.line, column: mark.column)
+        return survey.valuesStartingWithByteOrderMark[place] ?? scalar.string
+    }
+
     /// The survey bounded the depth and the values, aliases expanded, so that this recursion
     /// goes no deeper than the limit and ends.
     private mutating func convert(_ node: Node) throws(MaskCleanError) -> JSONNode {
@@ -161,8 +170,8 @@ struct YAMLSpec {
                 throw fail(
                     node, "the tag \(Self.shortTag(tag)) is not part of a spec: write the value without it")
             }
-            guard tag.isEmpty, scalar.style == .plain else { return .string(scalar.string, offset: id) }
-            return plain(scalar.string, id: id)
+            guard tag.isEmpty, scalar.style == .plain else { return .string(text(of: scalar), offset: id) }
+            return plain(text(of: scalar), id: id)
         case .sequence(let sequence):
             try checkTag(sequence.tag, node, allowed: "tag:yaml.org,2002:seq")
             let id = number(node)
@@ -181,7 +190,7 @@ struct YAMLSpec {
                 guard case .scalar(let keyScalar) = keyNode else {
                     throw fail(keyNode, "a key that is \(Self.kind(of: keyNode)): keys are names")
                 }
-                let key = keyScalar.string
+                let key = text(of: keyScalar)
                 // A key's tag is resolved by the parser (to `!!str`) when it checks for repeated keys.
                 if key == "<<", keyScalar.style == .plain,
                     [Tag.Name.implicit.rawValue, Self.stringTag].contains(keyScalar.tag.description)

@@ -1,7 +1,7 @@
 import CYaml
 
 /// What libyaml's events say of a YAML text before anything is composed from them: how deep it
-/// nests and how many values it holds, aliases expanded.
+/// nests and how many values it holds, aliases expanded, and the scalars Yams would misread.
 ///
 /// Yams composes a tree in which an alias is the anchored node itself, so a few lines of chained
 /// aliases (`a2: &a2 [*a1]`, …) make a tree 50,000 deep that recursion then walks, compares and
@@ -10,11 +10,21 @@ import CYaml
 /// for all it brings in. A text it refuses is never composed; one it passes is at most
 /// `maximumDepth` deep however Yams or the spec reader walks it.
 struct YAMLSurvey {
+    /// Where a scalar begins, as Yams marks its node: line and column, from 1.
+    struct Place: Hashable {
+        var line: Int
+        var column: Int
+    }
+
     /// Why a text is refused, and the line of the value that goes past the limit.
     enum Refusal: Error {
         case tooDeep(line: Int)
         case tooManyValues(line: Int)
     }
+
+    /// Scalars that begin with U+FEFF, as written, by their place: Yams decodes a scalar with
+    /// Foundation, which drops a leading byte-order mark, so that `"\uFEFFid"` read as `id`.
+    private(set) var valuesStartingWithByteOrderMark: [Place: String] = [:]
 
     /// A sequence or mapping not yet ended.
     private struct Open {
@@ -31,7 +41,7 @@ struct YAMLSurvey {
     static func survey(
         _ bytes: [UInt8], maximumDepth: Int, maximumValues: Int
     ) throws(Refusal) -> YAMLSurvey {
-        let survey = YAMLSurvey()
+        var survey = YAMLSurvey()
         var parser = yaml_parser_t()
         // Fails only for want of memory, which Yams' own parser then meets first.
         guard yaml_parser_initialize(&parser) == 1 else { return survey }
@@ -69,6 +79,11 @@ struct YAMLSurvey {
                     let scalar = event.data.scalar
                     try admit(height: 1, values: 1)
                     ended(height: 1, values: 1, anchor: name(scalar.anchor))
+                    let value = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
+                    if value.starts(with: InputText.byteOrderMark) {
+                        let place = Place(line: line, column: Int(event.start_mark.column) + 1)
+                        survey.valuesStartingWithByteOrderMark[place] = String(decoding: value, as: UTF8.self)
+                    }
                 case YAML_ALIAS_EVENT:
                     // An alias of an anchor not yet ended (or none) is Yams' to report: count it as one.
                     let named = name(event.data.alias.anchor).flatMap { anchors[$0] } ?? (1, 1)
