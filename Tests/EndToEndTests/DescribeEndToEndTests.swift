@@ -150,4 +150,21 @@ struct DescribeEndToEndTests {
         #expect(whole.stderr.contains("zips.csv:3002: unterminated quoted field"), "stderr: \(whole.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("spec.yaml")))
     }
+
+    @Test("a header that starts with two byte-order marks: the name keeps the second, in YAML as in JSON")
+    func doubledByteOrderMark() throws {
+        let scratch = try TemporaryFolder()
+        // The first mark is the file's; the second is part of the first column's name.
+        var records = "\u{FEFF}\u{FEFF}phone,id\n"
+        for row in 1...200 { records += "(555) 201-\(String(format: "%04d", row)),\(row)\n" }
+        let input = try scratch.write("phones.csv", records)
+        for spec in ["spec.json", "spec.yaml"] {
+            let described = try Maskclean.run(["describe", input, "-o", scratch.path(spec)])
+            #expect(described.status == 0, "stderr: \(described.stderr)")
+            let checked = try Maskclean.run(["check", scratch.path(spec), input, "--quiet"])
+            #expect(checked.status == 0, "\(spec): \(checked.stderr)")
+            #expect(try SpecLoader.load(path: scratch.path(spec)).columns.map(\.name) == ["\u{FEFF}phone"])
+        }
+        #expect(try scratch.text("spec.yaml").contains(#"  - name: "\uFEFFphone""#))
+    }
 }

@@ -106,4 +106,71 @@ struct DecompressionTests {
         #expect(Compression.fromSuffix(of: "x.csv.zst") == .zstd)
         #expect(Compression.fromSuffix(of: ".gz") == nil)
     }
+
+    static let longWindow = "bad/ndjson-zstd-long-window/records.ndjson.zst"
+
+    /// What `zstd --long=N` makes of the zstd NDJSON fixture from a pipe, where it cannot know
+    /// the size and so keeps the whole window in the frame header.
+    static func recompressed(window log: Int, in folder: TemporaryFolder) throws -> String {
+        let source = fixtures.appendingPathComponent("cases/ndjson-zstd-input/records.ndjson.zst").path
+        let path = folder.path("long\(log).ndjson.zst")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", "zstd -q -dc \"$1\" | zstd -q --long=\(log) -c > \"$2\"", "sh", source, path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return path
+    }
+
+    /// Why a frame made with `zstd --long=<log>` is refused.
+    static func windowTooLarge(_ path: String, log: Int = 31) -> MaskCleanError {
+        .data(
+            path, line: nil,
+            "a zstd frame needs a window of \(1 << (log - 20)) MiB to decompress (made with zstd --long=\(log)?), more than the 128 MiB maskclean reads: recompress it with a smaller window (zstd --long=27)"
+        )
+    }
+
+    @Test(
+        "a zstd frame with a window over 128 MiB (zstd --long=31) is refused with its size, however it arrives"
+    )
+    func windowTooLarge() throws {
+        let path = Self.fixtures.appendingPathComponent(Self.longWindow).path
+        #expect(Array(try Self.fixture(Self.longWindow)[4...5]) == [0x04, 0xA8], "a 2 GiB window descriptor")
+        for size in [1, 4096] {
+            #expect(throws: Self.windowTooLarge(path)) {
+                try Self.readAll(path, size: size)
+            }
+        }
+        // After a frame that reads, and from a pipe that gives a byte at a time, so that the
+        // frame's header comes to libzstd in pieces.
+        let first = try Self.fixture("cases/ndjson-zstd-input/records.ndjson.zst")
+        let compressed = first + (try Self.fixture(Self.longWindow))
+        let pipe = Pipe()
+        let writer = Thread {
+            for byte in compressed { pipe.fileHandleForWriting.write(Data([byte])) }
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        let piped = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+        #expect(throws: Self.windowTooLarge(piped)) {
+            try Self.readAll(piped, size: 4096)
+        }
+    }
+
+    @Test("a zstd frame with a window of 128 MiB (zstd --long=27) is read")
+    func windowAtTheLimit() throws {
+        let folder = try TemporaryFolder()
+        let path = try Self.recompressed(window: 27, in: folder)
+        let expected = try Self.readAll(
+            Self.fixtures.appendingPathComponent("cases/ndjson-zstd-input/records.ndjson.zst").path,
+            size: 4096)
+        #expect(try Self.readAll(path, size: 4096) == expected)
+        let over = try Self.recompressed(window: 28, in: folder)
+        #expect(throws: Self.windowTooLarge(over, log: 28)) { try Self.readAll(over, size: 4096) }
+        #expect(Decompressor.windowLog(of: 1 << 31) == 31)
+        #expect(Decompressor.windowLog(of: (1 << 27) + 1) == 28)
+    }
 }

@@ -380,7 +380,8 @@ struct SpecLoaderYAMLTests {
         let deep =
             "columns: " + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "\n"
         #expect(yamlError(deep) == "spec.yaml:1: nested more than 512 deep")
-        let dashes = "columns:\n  " + String(repeating: "- ", count: 300) + "x\n"
+        // A sequence a `- `: 600 of them under the root mapping are 601 levels.
+        let dashes = "columns:\n  " + String(repeating: "- ", count: 600) + "x\n"
         #expect(yamlError(dashes) == "spec.yaml:2: nested more than 512 deep")
     }
 

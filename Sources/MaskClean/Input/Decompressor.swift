@@ -54,6 +54,9 @@ final class Decompressor {
         case corrupt(String)
         case trailingData
         case outOfMemory
+        /// A zstd frame needs a window of this many bytes (nil: more than the limit, how much
+        /// unknown), more than `Decompressor.zstdWindowLimit`.
+        case windowTooLarge(Int?)
 
         func reason(_ compression: Compression) -> String {
             switch self {
@@ -62,9 +65,20 @@ final class Decompressor {
             case .trailingData:
                 "data after the last \(compression == .gzip ? "gzip member" : "zstd frame") is not \(compression.rawValue) (trailing garbage)"
             case .outOfMemory: "not enough memory to decompress it"
+            case .windowTooLarge(let bytes):
+                "a zstd frame needs \(bytes.map { "a window of \(byteCount($0))" } ?? "a larger window") to decompress"
+                    + (bytes.map { " (made with zstd --long=\(Decompressor.windowLog(of: $0))?)" } ?? "")
+                    + ", more than the \(byteCount(Decompressor.zstdWindowLimit)) maskclean reads: recompress it"
+                    + " with a smaller window (zstd --long=\(Decompressor.zstdWindowLog))"
             }
         }
     }
+
+    /// The largest window a zstd frame may need, 2^27 bytes (128 MiB): zstd's own default limit,
+    /// and what `zstd --long` makes. The window is memory held while the frame is read; a frame
+    /// that needs more (`zstd --long=31` makes 2 GiB windows) is refused before any is allocated.
+    static let zstdWindowLog = 27
+    static var zstdWindowLimit: Int { 1 << zstdWindowLog }
 
     let compression: Compression
     private var gzipStream: ZlibStream?
@@ -72,6 +86,9 @@ final class Decompressor {
     private var zstd: OpaquePointer?
     /// The stream so far ends where a member or frame ends: the input may end here.
     private(set) var isAtEnd = false
+    /// The first bytes of the zstd frame being read, as many as its header may take: what a
+    /// frame's window is read from when libzstd refuses it as too large.
+    private var frameHeader: [UInt8] = []
 
     init(_ compression: Compression) throws(Problem) {
         self.compression = compression
@@ -86,6 +103,7 @@ final class Decompressor {
         case .zstd:
             guard let stream = ZSTD_createDStream() else { throw .outOfMemory }
             zstd = stream
+            ZSTD_DCtx_setParameter(stream, ZSTD_d_windowLogMax, Int32(Self.zstdWindowLog))
         }
     }
 
@@ -147,15 +165,56 @@ final class Decompressor {
         var target = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
         while target.pos < target.size && source.pos < source.size {
             let betweenFrames = isAtEnd
+            let before = source.pos
             let result = ZSTD_decompressStream(stream, &target, &source)
             if ZSTD_isError(result) != 0 {
+                if ZSTD_getErrorCode(result) == ZSTD_error_frameParameter_windowTooLarge {
+                    // libzstd leaves the input where it was on an error: the header's rest is there.
+                    keepFrameHeader(UnsafeRawBufferPointer(rebasing: input[before...]))
+                    throw .windowTooLarge(Self.windowSize(frameHeader))
+                }
                 // After a whole frame, bytes that do not begin another are not zstd at all.
                 if betweenFrames { throw .trailingData }
                 throw .corrupt(String(cString: ZSTD_getErrorName(result)).lowercased())
             }
+            keepFrameHeader(UnsafeRawBufferPointer(rebasing: input[before..<source.pos]))
             isAtEnd = result == 0
+            if isAtEnd { frameHeader.removeAll(keepingCapacity: true) }
         }
         input = UnsafeRawBufferPointer(rebasing: input[source.pos...])
         return target.pos
+    }
+
+    /// Keeps what `used` holds of the current frame's header.
+    private func keepFrameHeader(_ used: UnsafeRawBufferPointer) {
+        let wanted = Self.largestFrameHeader - frameHeader.count
+        if wanted > 0 { frameHeader += used.prefix(wanted) }
+    }
+
+    /// A zstd frame header's largest size: magic number, descriptor, window, dictionary, size.
+    private static let largestFrameHeader = 18
+
+    /// The window a zstd frame header asks for (RFC 8878, 3.1.1.1): its window descriptor, or
+    /// for a single-segment frame its content's size. Nil when the header is not all there.
+    static func windowSize(_ header: [UInt8]) -> Int? {
+        guard header.count >= 6 else { return nil }
+        let descriptor = header[4]
+        guard descriptor & 0x20 != 0 else {
+            let exponent = Int(header[5] >> 3)
+            let mantissa = Int(header[5] & 7)
+            let base = 1 << (10 + exponent)
+            return base + base / 8 * mantissa
+        }
+        // Single segment: the window is the content, whose size follows the dictionary's id.
+        let start = 5 + [0, 1, 2, 4][Int(descriptor & 3)]
+        let length = [1, 2, 4, 8][Int(descriptor >> 6)]
+        guard header.count >= start + length else { return nil }
+        let size = header[start..<start + length].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Int(clamping: length == 2 ? size + 256 : size)
+    }
+
+    /// The `zstd --long=N` that makes a window of `bytes`: the base-2 logarithm, rounded up.
+    static func windowLog(of bytes: Int) -> Int {
+        Int.bitWidth - (bytes - 1).leadingZeroBitCount
     }
 }

@@ -113,7 +113,25 @@ public final class InputFile {
     fileprivate func readFile(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
         let count = try readDescriptor(into: buffer)
         fileBytesRead += count
+        if count == 0, let size { try checkUnchanged(sizeWhenOpened: size) }
         return count
+    }
+
+    /// At the end of a regular file: it was read whole, as it was when opened. A file cut short
+    /// while it was read (a download restarted, an export rewritten) would otherwise pass with
+    /// the records read before the cut; one that grew (a writer still at work) may end inside a
+    /// record, and holds records the run did not see. Either is refused.
+    private func checkUnchanged(sizeWhenOpened size: Int) throws(MaskCleanError) {
+        var info = stat()
+        let sizeNow = fstat(descriptor, &info) == 0 ? Int(info.st_size) : fileBytesRead
+        guard fileBytesRead != size || sizeNow != size else { return }
+        let change = sizeNow < size || fileBytesRead < size ? "shrank" : "grew"
+        let atEnd =
+            sizeNow == fileBytesRead ? "\(sizeNow) at its end" : "\(fileBytesRead) read, \(sizeNow) now"
+        throw .data(
+            name, line: nil,
+            "\(change) while it was read (\(size) bytes when opened, \(atEnd)): run again once whatever writes it is done, or on a copy"
+        )
     }
 
     private func readDescriptor(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {

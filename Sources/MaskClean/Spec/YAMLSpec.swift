@@ -24,17 +24,27 @@ struct YAMLSpec {
     private(set) var plainScalars: [Int: PlainScalar] = [:]
 
     private let file: String
-    /// How many nodes the tree may hold: aliases repeat a node without writing it again, so a
-    /// few lines could otherwise expand to billions of values.
-    private let maximumNodes: Int
+    /// The scalars that Yams misreads, as written.
+    private var survey = YAMLSurvey()
 
     /// Parses `bytes` (UTF-8, the byte-order mark already removed) into the tree the JSON reader
     /// makes, and the places of its nodes.
     static func parse(_ bytes: [UInt8], file: String) throws(MaskCleanError) -> (JSONNode, YAMLSpec) {
-        var spec = YAMLSpec(file: file, maximumNodes: max(bytes.count, 100_000))
+        var spec = YAMLSpec(file: file)
         let text = try spec.decodedText(bytes)
-        if let deepest = nestingBound(bytes), deepest.depth > JSONScanner.maximumDepth {
-            throw spec.fail(line: deepest.line, "nested more than \(JSONScanner.maximumDepth) deep")
+        // Bounded before Yams composes a tree: aliases repeat a value without writing it again,
+        // so a few lines could otherwise expand to billions of values, or nest 50,000 deep.
+        let maximumValues = max(bytes.count, 100_000)
+        do throws(YAMLSurvey.Refusal) {
+            spec.survey = try YAMLSurvey.survey(
+                bytes, maximumDepth: JSONScanner.maximumDepth, maximumValues: maximumValues)
+        } catch {
+            switch error {
+            case .tooDeep(let line):
+                throw spec.fail(line: line, "nested more than \(JSONScanner.maximumDepth) deep")
+            case .tooManyValues(let line):
+                throw spec.fail(line: line, "more than \(maximumValues) values once its aliases are expanded")
+            }
         }
         let document: Node
         do {
@@ -61,7 +71,7 @@ struct YAMLSpec {
                 "the document is \(Self.kind(of: document)), not a mapping: a spec is a mapping with the key \"columns\""
             )
         }
-        let root = try spec.convert(document, depth: 0)
+        let root = try spec.convert(document)
         return (root, spec)
     }
 
@@ -135,21 +145,24 @@ struct YAMLSpec {
 
     // MARK: Nodes
 
-    private mutating func number(_ node: Node) throws(MaskCleanError) -> Int {
-        guard lines.count < maximumNodes else {
-            throw fail(node, "more than \(maximumNodes) values once its aliases are expanded")
-        }
+    private mutating func number(_ node: Node) -> Int {
         lines.append(node.mark?.line ?? 1)
         return lines.count - 1
     }
 
-    private mutating func convert(_ node: Node, depth: Int) throws(MaskCleanError) -> JSONNode {
-        guard depth < JSONScanner.maximumDepth else {
-            throw fail(node, "nested more than \(JSONScanner.maximumDepth) deep")
-        }
+    /// A scalar's text, every character as written.
+    private func text(of scalar: Node.Scalar) -> String {
+        guard let mark = scalar.mark else { return scalar.string }
+        let place = YAMLSurvey.Place(line: mark.line, column: mark.column)
+        return survey.valuesStartingWithByteOrderMark[place] ?? scalar.string
+    }
+
+    /// The survey bounded the depth and the values, aliases expanded, so that this recursion
+    /// goes no deeper than the limit and ends.
+    private mutating func convert(_ node: Node) throws(MaskCleanError) -> JSONNode {
         switch node {
         case .scalar(let scalar):
-            let id = try number(node)
+            let id = number(node)
             // The tag as written: "" when none was (the scalar is read from its style), `!` or
             // `!!str` for a string. Read before anything resolves it.
             let tag = scalar.tag.description
@@ -157,19 +170,19 @@ struct YAMLSpec {
                 throw fail(
                     node, "the tag \(Self.shortTag(tag)) is not part of a spec: write the value without it")
             }
-            guard tag.isEmpty, scalar.style == .plain else { return .string(scalar.string, offset: id) }
-            return plain(scalar.string, id: id)
+            guard tag.isEmpty, scalar.style == .plain else { return .string(text(of: scalar), offset: id) }
+            return plain(text(of: scalar), id: id)
         case .sequence(let sequence):
             try checkTag(sequence.tag, node, allowed: "tag:yaml.org,2002:seq")
-            let id = try number(node)
+            let id = number(node)
             var elements: [JSONNode] = []
             for element in sequence {
-                elements.append(try convert(element, depth: depth + 1))
+                elements.append(try convert(element))
             }
             return .array(elements, offset: id)
         case .mapping(let mapping):
             try checkTag(mapping.tag, node, allowed: "tag:yaml.org,2002:map")
-            let id = try number(node)
+            let id = number(node)
             var pairs: [(key: String, value: JSONNode)] = []
             var lines: [String: Int] = [:]
             var merged: [Node] = []
@@ -177,7 +190,7 @@ struct YAMLSpec {
                 guard case .scalar(let keyScalar) = keyNode else {
                     throw fail(keyNode, "a key that is \(Self.kind(of: keyNode)): keys are names")
                 }
-                let key = keyScalar.string
+                let key = text(of: keyScalar)
                 // A key's tag is resolved by the parser (to `!!str`) when it checks for repeated keys.
                 if key == "<<", keyScalar.style == .plain,
                     [Tag.Name.implicit.rawValue, Self.stringTag].contains(keyScalar.tag.description)
@@ -185,7 +198,7 @@ struct YAMLSpec {
                     merged.append(valueNode)
                     continue
                 }
-                pairs.append((key, try convert(valueNode, depth: depth + 1)))
+                pairs.append((key, try convert(valueNode)))
                 lines[key] = keyNode.mark?.line ?? 1
             }
             // A merge key (`<<: *defaults`) adds the keys of the mappings it names that the
@@ -194,7 +207,7 @@ struct YAMLSpec {
                 guard case .mapping = source else {
                     throw fail(source, "<< merges mappings, not \(Self.kind(of: source))")
                 }
-                guard case .object(let sourcePairs, let sourceID) = try convert(source, depth: depth + 1)
+                guard case .object(let sourcePairs, let sourceID) = try convert(source)
                 else {
                     continue
                 }
@@ -271,50 +284,5 @@ struct YAMLSpec {
         text.wholeMatch(
             of: /[-+]?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+([eE][-+]?[0-9]+)?/)
             != nil
-    }
-
-    /// An upper bound on how deep the document nests, and the line where it is deepest: the parser
-    /// recurses once per level, so a document nested too deep is refused before it is parsed. A
-    /// level takes a column of indentation, a `- ` or `? ` entry, or an open `[` or `{`.
-    static func nestingBound(_ bytes: [UInt8]) -> (depth: Int, line: Int)? {
-        var deepest: (depth: Int, line: Int)?
-        var line = 1
-        var brackets = 0
-        var index = 0
-        while index < bytes.count {
-            // A line: its indentation, then its entries, then its brackets outside quotes and comments.
-            var depth = 0
-            while index < bytes.count, bytes[index] == UInt8(ascii: " ") {
-                depth += 1
-                index += 1
-            }
-            while index + 1 < bytes.count,
-                bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "?"),
-                bytes[index + 1] == UInt8(ascii: " ")
-            {
-                depth += 2
-                index += 2
-            }
-            var quote: UInt8?
-            while index < bytes.count, bytes[index] != UInt8(ascii: "\n") {
-                let byte = bytes[index]
-                if let open = quote {
-                    if byte == open { quote = nil }
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                } else if byte == UInt8(ascii: "#") {
-                    while index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") { index += 1 }
-                } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-                    brackets += 1
-                } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-                    brackets = max(0, brackets - 1)
-                }
-                index += 1
-            }
-            if deepest == nil || depth + brackets > deepest!.depth { deepest = (depth + brackets, line) }
-            line += 1
-            index += 1
-        }
-        return deepest
     }
 }
