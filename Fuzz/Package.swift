@@ -24,6 +24,12 @@ let package = Package(
         .executableTarget(
             name: "FuzzSpec", dependencies: [.product(name: "MaskClean", package: "maskclean")],
             path: "Targets/FuzzSpec"),
+        .executableTarget(
+            name: "FuzzYAMLSpec", dependencies: [.product(name: "MaskClean", package: "maskclean")],
+            path: "Targets/FuzzYAMLSpec"),
+        .executableTarget(
+            name: "FuzzReport", dependencies: [.product(name: "MaskClean", package: "maskclean")],
+            path: "Targets/FuzzReport"),
     ],
     swiftLanguageModes: [.v6]
 )
