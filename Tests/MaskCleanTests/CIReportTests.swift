@@ -37,6 +37,18 @@ struct CIReportTests {
         #expect(WorkflowCommand.line("warning", properties: [], message: "m") == "::warning::m")
     }
 
+    @Test("workflow commands show the data as every message does before @actions/core's escaping")
+    func workflowCommandVisibleText() {
+        let line = WorkflowCommand.line(
+            "error", properties: [("file", "in\u{1B}[2J.csv"), ("title", "maskclean a\u{202E},b\u{200B}")],
+            message: "key \"\u{1B}]8;;https://x\u{07}k\u{9B}\" 100%\r\n")
+        #expect(
+            line
+                == #"::error file=in\x1b[2J.csv,title=maskclean a\u{202e}%2Cb\u{200b}::key "\x1b]8;;https://x\x07k\u{009b}" 100%25\r\n"#
+        )
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+
     @Test("Markdown text escapes inline markup, pipes and HTML, and shows line breaks as escapes")
     func markdownEscaping() {
         #expect(MarkdownText.escaped("<script>alert(1)</script>") == #"\<script\>alert(1)\</script\>"#)
