@@ -43,13 +43,22 @@ deps:
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev";)
 
 # What the tests need besides: groff checks the manual, the zstd tool the compressed outputs,
-# xmllint (libxml2-utils) the JUnit XML against its schema, and Chromium renders the HTML report
-# (headless). Building or running the demo does not install them.
+# xmllint (libxml2-utils) the JUnit XML against its schema, Chromium renders the HTML report
+# (headless), and cmarkgfm (GitHub's cmark-gfm, from PyPI into GFM_VENV, with python3-venv) renders
+# the Markdown summary as GitHub does. Building or running the demo does not install them.
+GFM_VENV          = .build/gfm-venv
+CMARKGFM_VERSION  = 2025.10.22
+
 test-deps: deps
 	$(call install-missing,command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
 	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
 	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
-	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium";)
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	python3 -c 'import venv; import ensurepip' 2>/dev/null || missing="$$missing python3-venv";)
+	@$(GFM_VENV)/bin/python -c 'import cmarkgfm' 2>/dev/null || { \
+		echo "Installing cmarkgfm $(CMARKGFM_VERSION) into $(GFM_VENV)…"; \
+		rm -rf $(GFM_VENV) && python3 -m venv $(GFM_VENV) && \
+		$(GFM_VENV)/bin/pip install --quiet --disable-pip-version-check "cmarkgfm==$(CMARKGFM_VERSION)"; }
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product maskclean

@@ -37,6 +37,34 @@ struct CIReportTests {
         #expect(WorkflowCommand.line("warning", properties: [], message: "m") == "::warning::m")
     }
 
+    @Test("workflow commands show the data as every message does before @actions/core's escaping")
+    func workflowCommandVisibleText() {
+        let line = WorkflowCommand.line(
+            "error", properties: [("file", "in\u{1B}[2J.csv"), ("title", "maskclean a\u{202E},b\u{200B}")],
+            message: "key \"\u{1B}]8;;https://x\u{07}k\u{9B}\" 100%\r\n")
+        #expect(
+            line
+                == #"::error file=in\x1b[2J.csv,title=maskclean a\u{202e}%2Cb\u{200b}::key "\x1b]8;;https://x\x07k\u{009b}" 100%25\r\n"#
+        )
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+
+    @Test(
+        "Markdown text cannot become an autolink: a comment splits each URL, www. name and e-mail address",
+        arguments: [
+            ("https://evil.example/x", "https:<!-- -->//evil.example/x"),
+            ("FTP://files.example", "FTP:<!-- -->//files.example"),
+            ("see www.example.com", "see www<!-- -->.example.com"),
+            ("WWW.EXAMPLE.COM", "WWW<!-- -->.EXAMPLE.COM"),
+            ("ann@example.com", "ann<!-- -->@example.com"),
+            ("mailto:ann@example.com", "mailto:ann<!-- -->@example.com"),
+            ("x@y.z@w.v", "x<!-- -->@y.z<!-- -->@w.v"),
+            ("12:30 a.m. / 1.5", "12:30 a.m. / 1.5"),
+        ])
+    func markdownAutolinks(value: String, escaped: String) {
+        #expect(MarkdownText.escaped(value) == escaped)
+    }
+
     @Test("Markdown text escapes inline markup, pipes and HTML, and shows line breaks as escapes")
     func markdownEscaping() {
         #expect(MarkdownText.escaped("<script>alert(1)</script>") == #"\<script\>alert(1)\</script\>"#)
@@ -46,6 +74,9 @@ struct CIReportTests {
         #expect(MarkdownText.escaped("line1\nline2\r\u{1B}[2J") == #"line1\\nline2\\r\\x1b\[2J"#)
         #expect(MarkdownText.escaped(#"back\slash"#) == #"back\\slash"#)
         #expect(!MarkdownText.escaped("a\nb").contains("\n"))
+        // A mark combining with `|` does not hide it from the table: Markdown reads bytes.
+        #expect(MarkdownText.escaped("a|\u{301}b") == "a\\|\u{301}b")
+        #expect(MarkdownText.escaped("a\u{200B}b") == #"a\\u{200b}b"#)
     }
 
     // MARK: Spec keys
@@ -162,6 +193,18 @@ struct CIReportTests {
         #expect(short.contains("Samples left out"))
         let tiny = report.markdown(limit: 40)
         #expect(tiny.utf8.count <= 40 && tiny.hasSuffix("…\n"))
+    }
+
+    @Test("Markdown cut short drops half a link break or half an escape, which would show as text")
+    func markdownCut() {
+        for half in ["<", "<!", "<!-- ", "<!-- --"] {
+            #expect(MarkdownText.unbroken("| ann" + half) == "| ann")
+            #expect(MarkdownText.unbroken(#"| a\\"# + half) == #"| a\\"#)
+        }
+        #expect(MarkdownText.unbroken("| ann<!-- -->") == "| ann<!-- -->")
+        #expect(MarkdownText.unbroken(#"| a \<"#) == #"| a \<"#)
+        #expect(MarkdownText.unbroken(#"| a \"#) == "| a ")
+        #expect(MarkdownText.unbroken(#"| a \\"#) == #"| a \\"#)
     }
 
     @Test("JUnit test case names are unique, since GitLab keeps only the first of equal names")

@@ -80,35 +80,39 @@ func byteCount(_ bytes: Int) -> String {
     return "\(bytes) bytes"
 }
 
-/// Text from the data or the spec, made safe to show on a terminal: control characters (C0, DEL,
-/// C1) and the marks that reorder text are shown as escapes (`\x1b`, `\n`, `\u{202E}`), so that
-/// an input file cannot retitle, clear or rewrite the terminal of whoever reads a message, and a
-/// message stays one line. Every message, summary and table goes through it.
+/// Text from the data or the spec, made safe to show to a person: every character that is not
+/// shown as itself is written as an escape (`\x1b`, `\n`, `\u{200b}`), so that an input file
+/// cannot retitle, clear or rewrite the terminal of whoever reads a message, a message stays one
+/// line, and two names that differ only in what cannot be seen (`minComplete` and
+/// `minComplete\u{200b}`) look different. The one escaper for everything shown rather than
+/// written as data: messages, the summary, annotations, the Markdown summary, the HTML page,
+/// apply's table (docs/exit-status.md#messages says which characters).
 public func visible(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-    var shown = ""
-    for scalar in text.unicodeScalars {
-        guard needsEscape(scalar) else {
-            shown.unicodeScalars.append(scalar)
-            continue
-        }
+    guard text.unicodeScalars.contains(where: isShownEscaped) else { return text }
+    return text.replacingScalars { scalar in
+        guard isShownEscaped(scalar) else { return nil }
         switch scalar {
-        case "\n": shown += "\\n"
-        case "\r": shown += "\\r"
-        case "\t": shown += "\\t"
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
         default:
-            shown +=
-                scalar.value < 0x80
+            return scalar.value < 0x80
                 ? "\\x" + hexDigits(scalar.value, count: 2) : "\\u{" + hexDigits(scalar.value, count: 4) + "}"
         }
     }
-    return shown
 }
 
-private func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
-    default: return false
+/// Whether a character is shown as an escape: control characters (C0, DEL, C1), which drive a
+/// terminal; format characters (zero-width spaces and joiners, the soft hyphen, the byte order
+/// mark, the marks that reorder text, tag characters), which are invisible or move what follows;
+/// line and paragraph separators; every space but the ASCII space (a no-break space looks like
+/// one); and what else Unicode says to show as nothing (variation selectors, Hangul fillers).
+private func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+    let properties = scalar.properties
+    switch properties.generalCategory {
+    case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator: return true
+    default: return properties.isDefaultIgnorableCodePoint
     }
 }
 

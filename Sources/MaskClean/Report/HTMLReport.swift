@@ -160,7 +160,8 @@ public enum HTMLReport {
         guard !items.isEmpty else { return "<p class=\"none\">none</p>\n" }
         var list = "<ol class=\"samples\">\n"
         for item in items {
-            list += "<li><span class=\"row\">\(item.label)</span><code>\(escaped(item.text))</code></li>\n"
+            list +=
+                "<li><span class=\"row\">\(escaped(item.label))</span><code>\(escaped(item.text))</code></li>\n"
         }
         return list + "</ol>\n"
     }
@@ -174,7 +175,8 @@ public enum HTMLReport {
             section += samplesList(report.rejected.map { ($0.place, $0.reason) })
         }
         if report.blankLines > 0 {
-            let lines = report.blankLineNumbers.indices.map(report.blankLinePlace).joined(separator: ", ")
+            let lines = escaped(
+                report.blankLineNumbers.indices.map(report.blankLinePlace).joined(separator: ", "))
             let more = report.blankLines > report.blankLineNumbers.count ? ", …" : ""
             section += "<p>\(report.blankLines) blank line\(report.blankLines == 1 ? "" : "s") skipped "
             section += "(line\(report.blankLines == 1 ? "" : "s") \(lines)\(more)).</p>\n"

@@ -24,7 +24,7 @@ extension Report {
             if bytes > limit - 4 { break }
             cut.append(character)
         }
-        return cut + "…\n"
+        return MarkdownText.unbroken(cut) + "…\n"
     }
 
     private var markdownHead: String {
@@ -77,19 +77,58 @@ extension Report {
 }
 
 /// Text from the data inside Markdown (a table cell included), shown as it is: control
-/// characters and line breaks as visible escapes (`\n`), and every character that could start
-/// inline markup (emphasis, code, links, HTML, a table's `|`, an entity's `&`, GitHub's `$` math)
-/// escaped with a backslash. Inside a table cell nothing starts a block, so `#`, `-` or `1.` need
-/// no escape.
+/// characters, line breaks and invisible characters as visible escapes (`\n`, `visible`), every
+/// character that could start inline markup (emphasis, code, links, HTML, a table's `|`, an
+/// entity's `&`, GitHub's `$` math) escaped with a backslash, and an empty HTML comment where
+/// GitHub's autolinking would otherwise turn a URL, a `www.` name or an e-mail address into a
+/// link. Inside a table cell nothing starts a block, so `#`, `-` or `1.` need no escape.
 enum MarkdownText {
-    static let markup: Set<Character> = ["\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "$"]
+    static let markup: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "$"]
+
+    /// Shows as nothing, and splits the text around it in two: GFM's autolink extension reads a
+    /// URL or an address only within one run of text. A backslash escape or a character reference
+    /// does not split it (`a\@b.c` is still linked), and a zero-width character would be copied
+    /// with the value.
+    static let linkBreak = "<!-- -->"
 
     static func escaped(_ text: String) -> String {
+        let shown = Array(visible(text).unicodeScalars)
         var out = ""
-        for character in visible(text) {
-            if markup.contains(character) { out.append("\\") }
-            out.append(character)
+        for (index, scalar) in shown.enumerated() {
+            if breaksAutolink(shown, at: index) { out += linkBreak }
+            if markup.contains(scalar) { out.unicodeScalars.append("\\") }
+            out.unicodeScalars.append(scalar)
         }
         return out
+    }
+
+    /// Markdown cut short, without the half of a link break or of a backslash escape it may end
+    /// in: either half would show as text (`<!--`, `\`).
+    static func unbroken(_ cut: String) -> String {
+        var cut = Substring(cut)
+        if let open = cut.lastIndex(of: "<"), cut[open...] != linkBreak, linkBreak.hasPrefix(cut[open...]),
+            cut[..<open].reversed().prefix(while: { $0 == "\\" }).count.isMultiple(of: 2)
+        {
+            cut = cut[..<open]
+        }
+        if !cut.reversed().prefix(while: { $0 == "\\" }).count.isMultiple(of: 2) { cut = cut.dropLast() }
+        return String(cut)
+    }
+
+    /// Whether the link break goes before `shown[index]`: each place GFM's autolink extension
+    /// starts from. The `@` of an e-mail address (`mailto:` and `xmpp:` ones need it too), the
+    /// `//` after a scheme's colon (`https://`, `ftp://`), the dot after `www` (in any case, as
+    /// some renderers read it).
+    private static func breaksAutolink(_ shown: [Unicode.Scalar], at index: Int) -> Bool {
+        switch shown[index] {
+        case "@":
+            return true
+        case "/":
+            return index > 0 && shown[index - 1] == ":" && index + 1 < shown.count && shown[index + 1] == "/"
+        case ".":
+            return index >= 3 && shown[(index - 3)..<index].allSatisfy { $0 == "w" || $0 == "W" }
+        default:
+            return false
+        }
     }
 }

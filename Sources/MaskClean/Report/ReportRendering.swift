@@ -138,7 +138,8 @@ extension Report {
             lines.append(cells.joined(separator: "  "))
         }
         if blankLines > 0 {
-            let shown = blankLineNumbers.indices.map(blankLinePlace).joined(separator: ", ")
+            // A partition's name (`--part`, a merged report's) is data, shown as a column's is.
+            let shown = visible(blankLineNumbers.indices.map(blankLinePlace).joined(separator: ", "))
             let more = blankLines > blankLineNumbers.count ? ", …" : ""
             lines.append(
                 "\(blankLines) blank line\(blankLines == 1 ? "" : "s") skipped (line\(blankLines == 1 ? "" : "s") \(shown)\(more))"

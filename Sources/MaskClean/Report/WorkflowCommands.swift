@@ -15,12 +15,14 @@ extension Report {
     }
 }
 
-/// One workflow command, `::name key=value,key=value::message`, escaped exactly as
+/// One workflow command, `::name key=value,key=value::message`. The runner prints it in the job's
+/// log, so the message and the properties are first shown as every message is (`visible`: a
+/// column name cannot drive the terminal of whoever reads the log), then escaped exactly as
 /// `@actions/core` does: `%`, CR and LF in the message; those and `:` and `,` in a property.
 enum WorkflowCommand {
     static func line(_ name: String, properties: [(String, String)], message: String) -> String {
-        let list = properties.map { "\($0.0)=\(escapedProperty($0.1))" }.joined(separator: ",")
-        return "::\(name)\(list.isEmpty ? "" : " " + list)::\(escapedData(message))"
+        let list = properties.map { "\($0.0)=\(escapedProperty(visible($0.1)))" }.joined(separator: ",")
+        return "::\(name)\(list.isEmpty ? "" : " " + list)::\(escapedData(visible(message)))"
     }
 
     static func escapedData(_ text: String) -> String {

@@ -74,7 +74,7 @@ struct Apply: ParsableCommand {
                 parts = [parts[0], parts[1] + ":" + parts[2]]
             }
             guard parts.count >= 2, parts[0].count == 1, let character = parts[0].first else {
-                throw ValidationError("--notation \(text): expected CHAR:SET or CHAR:SET:optional")
+                throw ValidationError(visible("--notation \(text): expected CHAR:SET or CHAR:SET:optional"))
             }
             return Notation(character: character, characterSet: parts[1], isOptional: optional)
         }
