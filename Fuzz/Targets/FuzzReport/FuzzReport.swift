@@ -25,7 +25,8 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         report = try ReportReader.parse(bytes, file: "fuzz.json", spec: spec)
     } catch {
         precondition(
-            error.status == .dataError || error.status == .config, "a report error with status \(error.status)")
+            error.status == .dataError || error.status == .config,
+            "a report error with status \(error.status)")
         precondition(error.message.hasPrefix("fuzz.json"), "a report error that does not name the file")
         return 0
     }
@@ -40,7 +41,8 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = merged.json
     } catch {
         precondition(
-            error.status == .dataError || error.status == .config, "a merge error with status \(error.status)")
+            error.status == .dataError || error.status == .config, "a merge error with status \(error.status)"
+        )
     }
     return 0
 }
