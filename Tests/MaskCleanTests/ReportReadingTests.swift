@@ -97,6 +97,24 @@ struct ReportReadingTests {
                 .message.contains("row: expected a row number, 1 or more") == true)
     }
 
+    @Test("a key written twice is named with its line, not taken for a missing key or added twice")
+    func keyTwice() throws {
+        let rows = try Self.edited(#"  "rows": 6,"#, "  \"rows\": 6,\n  \"rows\": 6,")
+        #expect(Self.failure(rows)?.message == #"part-3.json:3: report: key "rows" appears twice"#)
+        #expect(Self.failure(rows)?.status == .dataError)
+        let columns = try Self.edited(#"  "columns": ["#, "  \"columns\": [],\n  \"columns\": [")
+        #expect(Self.failure(columns)?.message.hasSuffix(#"report: key "columns" appears twice"#) == true)
+        // A format's count written twice was added up, and blamed on the sum.
+        let format = try Self.edited(#""[000]": 1"#, #""[000]": 1, "[000]": 1"#)
+        #expect(
+            Self.failure(format)?.message.hasSuffix(#"columns[0] "phone": formats: key "[000]" appears twice"#)
+                == true)
+        let sample = try Self.edited(#"{"row": 2, "value": "55"}"#, #"{"row": 2, "value": "55", "row": 3}"#)
+        #expect(
+            Self.failure(sample)?.message.hasSuffix(
+                #"columns[0] "phone": samples: incomplete[0]: key "row" appears twice"#) == true)
+    }
+
     @Test("counts that do not add up are refused")
     func inconsistent() throws {
         let cases: [(String, String, String)] = [

@@ -46,11 +46,12 @@ private struct ReportParser {
     }
 
     func report(_ root: JSONNode) throws(MaskCleanError) -> Report {
-        guard case .object = root, let top = try? members(root, place: "report"),
-            top["columns"] != nil, top["rows"] != nil
-        else {
-            throw failure(
-                at: root.offset, "not a maskclean report: expected an object with \"rows\" and \"columns\"")
+        let notAReport = "not a maskclean report: expected an object with \"rows\" and \"columns\""
+        guard case .object = root else { throw failure(at: root.offset, notAReport) }
+        // A key written twice is named with its line, not taken for a key that is missing.
+        let top = try members(root, place: "report")
+        guard top["columns"] != nil, top["rows"] != nil else {
+            throw failure(at: root.offset, notAReport)
         }
         guard let fingerprintNode = top["specFingerprint"] else {
             throw failure(
@@ -196,11 +197,10 @@ private struct ReportParser {
         }
 
         let formatsNode = try required(members, "formats", of: node, place: here)
-        guard case .object(let formats, _) = formatsNode else {
-            throw fail(
-                formatsNode, "\(here): formats", "expected an object, got \(formatsNode.kindDescription)")
-        }
-        for (format, countNode) in formats {
+        // Through `members`, so that a format written twice is refused rather than added twice;
+        // in the file's order, so that the first unknown format is the one named.
+        let formats = try self.members(formatsNode, place: "\(here): formats")
+        for (format, countNode) in formats.sorted(by: { $0.value.offset < $1.value.offset }) {
             guard let index = spec.formats.firstIndex(of: format) else {
                 throw fail(
                     countNode, "\(here): formats",
