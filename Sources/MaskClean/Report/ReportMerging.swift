@@ -104,8 +104,8 @@ extension Report {
     }
 
     /// Refuses partial reports that would count records twice or leave some out: two reports of
-    /// one partition, and, where every report knows its rows (`--first-row`), rows in two
-    /// reports or in none.
+    /// one partition, rows in two reports (where they know their rows, `--first-row`) and, where
+    /// every report knows its rows, rows in none: before the first partition or between two.
     private static func checkPartitions(_ partials: [Partial]) throws(MaskCleanError) {
         var seen: [String: String] = [:]
         var ranges: [(partition: Partition, file: String)] = []
@@ -129,7 +129,18 @@ extension Report {
                 }
             }
         }
-        ranges.sort { $0.partition.firstRow! < $1.partition.firstRow! }
+        // An empty partition before the one that starts at its row, so that it overlaps nothing.
+        ranges.sort {
+            ($0.partition.firstRow!, $0.partition.rows) < ($1.partition.firstRow!, $1.partition.rows)
+        }
+        // Rows are numbered from 1: rows before the first partition are in none (the end cannot
+        // be checked, as no report knows how many rows the whole input has).
+        if everyRowKnown, let first = ranges.first, first.partition.firstRow! > 1 {
+            throw .data(
+                first.file, line: nil,
+                "rows 1–\(first.partition.firstRow! - 1) are in none of the partial reports (the first starts at row \(first.partition.firstRow!)): a partition is missing"
+            )
+        }
         for (earlier, later) in zip(ranges, ranges.dropFirst()) {
             let end = earlier.partition.firstRow! + earlier.partition.rows
             let start = later.partition.firstRow!
