@@ -184,7 +184,8 @@ struct ReportMergingTests {
         #expect(
             throws: MaskCleanError.data(
                 "part-1.json", line: nil,
-                "rows 1–100 are in none of the partial reports (the first starts at row 101): a partition is missing")
+                "rows 1–100 are in none of the partial reports (the first starts at row 101): a partition is missing"
+            )
         ) {
             try Report.merging([partials[2], partials[1]], spec: spec)
         }
