@@ -102,15 +102,24 @@ private struct ReportParser {
             if let firstRow, firstRow < 1 {
                 throw fail(element, place, "firstRow must be 1 or more, got \(firstRow)")
             }
-            return Partition(
+            let partition = Partition(
                 part: try optional(members["part"]).map { (node) throws(MaskCleanError) in
                     try string(node, place: "\(place): part")
                 },
                 firstRow: firstRow,
                 rows: try field(members, "rows", of: element, place: place, count)
             )
+            if let problem = partition.rowsPastMaximum { throw fail(element, place, problem) }
+            return partition
         }
-        let covered = partitions.reduce(0) { $0 + $1.rows }
+        var covered = 0
+        for partition in partitions {
+            guard let sum = Count.sum(covered, partition.rows) else {
+                throw fail(
+                    node, "parts", "the parts hold more than \(Count.maximum) rows, the most a report counts")
+            }
+            covered = sum
+        }
         if !partitions.isEmpty && covered != rows {
             throw fail(node, "parts", "the parts hold \(covered) rows, not the report's \(rows)")
         }
@@ -208,8 +217,17 @@ private struct ReportParser {
             }
             column.stats.formatCounts[index] += try count(countNode, place: "\(here): formats: \"\(format)\"")
         }
-        let chosen = column.stats.formatCounts.reduce(0, +)
         let masked = column.stats.complete + column.stats.lossy + column.stats.incomplete
+        var chosen = 0
+        for formatCount in column.stats.formatCounts {
+            guard let sum = Count.sum(chosen, formatCount) else {
+                throw fail(
+                    formatsNode, "\(here): formats",
+                    "count more than \(Count.maximum) cells, where the column has \(masked) that are not empty"
+                )
+            }
+            chosen = sum
+        }
         guard chosen == masked else {
             throw fail(
                 formatsNode, "\(here): formats",
@@ -310,18 +328,23 @@ private struct ReportParser {
         return value
     }
 
-    /// A count, read from its digits (not through a binary number, which would round a count
-    /// above 2^53).
+    /// A count: a whole number from 0 to `Count.maximum`, read exactly from its text (not
+    /// through a binary number, which would round a count above 2^53).
     func count(_ node: JSONNode, place: String) throws(MaskCleanError) -> Int {
-        guard case .number(_, let text, _) = node, let value = Int(text), value >= 0 else {
-            throw fail(node, place, "expected a whole number, 0 or more, got \(node.kindDescription)")
+        guard case .number(_, let text, _) = node, let value = Count.whole(text) else {
+            throw fail(
+                node, place, "expected a whole number from 0 to \(Count.maximum), got \(node.kindDescription)"
+            )
         }
         return value
     }
 
+    /// A row or line number: a count of 1 or more.
     func positiveCount(_ node: JSONNode, place: String) throws(MaskCleanError) -> Int {
-        let value = try count(node, place: place)
-        guard value >= 1 else { throw fail(node, place, "expected a row number, 1 or more, got 0") }
+        guard case .number(_, let text, _) = node, let value = Count.whole(text), value >= 1 else {
+            throw fail(
+                node, place, "expected a row number from 1 to \(Count.maximum), got \(node.kindDescription)")
+        }
         return value
     }
 }
