@@ -117,6 +117,34 @@ struct ReportReadingTests {
                 #"columns[0] "phone": samples: incomplete[0]: key "row" appears twice"#) == true)
     }
 
+    @Test("a report keeps no more samples, rejected records, blank lines or keys than maskclean writes")
+    func keptAtMost() throws {
+        let samples = (0..<6).map { #"{"row": \#($0 + 1), "value": "5"}"# }.joined(separator: ", ")
+        let tooManySamples = try Self.edited(#"{"row": 2, "value": "55"}"#, samples)
+        #expect(
+            Self.failure(tooManySamples)?.message.hasSuffix(
+                #"columns[0] "phone": samples: incomplete: more than the 5 samples of each status spec.json keeps"#
+            )
+                == true)
+        let rejected = (0..<11).map { #"{"line": \#($0 + 1), "reason": "r"}"# }.joined(separator: ", ")
+        let tooManyRejected = try Self.edited(#""samples": []"#, #""samples": [\#(rejected)]"#)
+        #expect(
+            Self.failure(tooManyRejected)?.message.hasSuffix(
+                "rejected: samples: more than the 10 rejected records a report keeps") == true)
+        let keys = (0..<64).map { #""k\#($0)": 0, "# }.joined()
+        let tooManyKeys = try Self.edited(#"  "rows": 6,"#, #"  \#(keys)"rows": 6,"#)
+        #expect(
+            Self.failure(tooManyKeys)?.message
+                == "part-3.json:2: report: more than 64 keys: not an object of a maskclean report")
+    }
+
+    @Test("the largest report a spec can make: 8 MiB, and per column 4 KiB, its texts and 4 KiB a sample")
+    func largestReport() throws {
+        #expect(try ReportReader.maximumBytes(for: loadSpec(Self.spec)) == 9 << 20)
+        let many = try loadSpec(#"{"samples": 1000, "columns": [{"name": "a", "format": "[0]"}]}"#)
+        #expect(ReportReader.maximumBytes(for: many) == 12 << 20)
+    }
+
     @Test("counts that do not add up are refused")
     func inconsistent() throws {
         let cases: [(String, String, String)] = [

@@ -261,6 +261,17 @@ struct SpecLoaderTests {
                 == .wholeString)
     }
 
+    @Test("a JSON spec of more values than a spec holds is refused before its tree grows")
+    func tooManyValues() {
+        let values = Array(repeating: "1", count: SpecLoader.maximumValues).joined(separator: ",")
+        let message = specError(#"{"columns": [\#(values)]}"#) ?? ""
+        #expect(
+            message.hasPrefix("spec.json: line 1, column ") && message.hasSuffix(": more than 250000 values"))
+        #expect(
+            specError(#"{"columns": [\#(values.dropFirst(4))]}"#)
+                == "spec.json: columns[0]: expected an object, got the number 1")
+    }
+
     @Test("maxRejected and minRows: whole numbers of records from 0 to 2^53 − 1, defaults 0 and 1")
     func recordCounts() throws {
         let defaults = try loadSpec(column(""))
