@@ -69,7 +69,7 @@ struct MessageProbeTests {
                 ["run", "spec.json", "in.csv", "-o", "/proc/self/status"], 73,
                 "/proc/self/status: cannot create a file in /proc/self"
             ),
-            (["check", "/dev/zero", "in.csv"], 78, "/dev/zero: larger than 64 MiB: not a spec file"),
+            (["check", "/dev/zero", "in.csv"], 78, "/dev/zero: larger than 4 MiB: not a spec file"),
         ])
     func wrongMessages(arguments: [String], status: Int32, message: String) throws {
         let scratch = try scratch()

@@ -180,6 +180,22 @@ struct ReportMergingTests {
         ) {
             try Report.merging([partials[0], partials[2]], spec: spec)
         }
+        // Rows are numbered from 1: a first partition that is missing leaves rows in none too.
+        #expect(
+            throws: MaskCleanError.data(
+                "part-1.json", line: nil,
+                "rows 1–100 are in none of the partial reports (the first starts at row 101): a partition is missing"
+            )
+        ) {
+            try Report.merging([partials[2], partials[1]], spec: spec)
+        }
+        // An empty partition holds no rows: it overlaps nothing, whatever order it is given in.
+        let empty = try Self.run(100..<100, part: "empty", firstRow: 101, in: folder)
+        #expect(
+            try Report.merging(
+                [partials[0], partials[1], Report.Partial(file: "empty.json", report: empty), partials[2]],
+                spec: spec
+            ).rows == 400)
         let overlapping = try Self.run(200..<300, part: "late", firstRow: 201, in: folder)
         #expect(
             throws: MaskCleanError.data(

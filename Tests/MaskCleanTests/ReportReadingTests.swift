@@ -83,7 +83,7 @@ struct ReportReadingTests {
             }! + 1
         #expect(
             Self.failure(text)?.message
-                == #"part-3.json:\#(line): columns[0] "phone": complete: expected a whole number, 0 or more, got the string "3""#
+                == #"part-3.json:\#(line): columns[0] "phone": complete: expected a whole number from 0 to 9007199254740991, got the string "3""#
         )
         #expect(
             Self.failure(try Self.edited(#""rows": 6,"#, #""rows": 6.5,"#))?.message.contains(
@@ -94,7 +94,55 @@ struct ReportReadingTests {
                 "keyFound: expected true or false, got the number 1") == true)
         #expect(
             Self.failure(try Self.edited(#"{"row": 2, "value": "55"}"#, #"{"row": 0, "value": "55"}"#))?
-                .message.contains("row: expected a row number, 1 or more") == true)
+                .message.contains("row: expected a row number from 1 to 9007199254740991, got the number 0")
+                == true)
+    }
+
+    @Test("a key written twice is named with its line, not taken for a missing key or added twice")
+    func keyTwice() throws {
+        let rows = try Self.edited(#"  "rows": 6,"#, "  \"rows\": 6,\n  \"rows\": 6,")
+        #expect(Self.failure(rows)?.message == #"part-3.json:3: report: key "rows" appears twice"#)
+        #expect(Self.failure(rows)?.status == .dataError)
+        let columns = try Self.edited(#"  "columns": ["#, "  \"columns\": [],\n  \"columns\": [")
+        #expect(Self.failure(columns)?.message.hasSuffix(#"report: key "columns" appears twice"#) == true)
+        // A format's count written twice was added up, and blamed on the sum.
+        let format = try Self.edited(#""[000]": 1"#, #""[000]": 1, "[000]": 1"#)
+        #expect(
+            Self.failure(format)?.message.hasSuffix(
+                #"columns[0] "phone": formats: key "[000]" appears twice"#)
+                == true)
+        let sample = try Self.edited(#"{"row": 2, "value": "55"}"#, #"{"row": 2, "value": "55", "row": 3}"#)
+        #expect(
+            Self.failure(sample)?.message.hasSuffix(
+                #"columns[0] "phone": samples: incomplete[0]: key "row" appears twice"#) == true)
+    }
+
+    @Test("a report keeps no more samples, rejected records, blank lines or keys than maskclean writes")
+    func keptAtMost() throws {
+        let samples = (0..<6).map { #"{"row": \#($0 + 1), "value": "5"}"# }.joined(separator: ", ")
+        let tooManySamples = try Self.edited(#"{"row": 2, "value": "55"}"#, samples)
+        #expect(
+            Self.failure(tooManySamples)?.message.hasSuffix(
+                #"columns[0] "phone": samples: incomplete: more than the 5 samples of each status spec.json keeps"#
+            )
+                == true)
+        let rejected = (0..<11).map { #"{"line": \#($0 + 1), "reason": "r"}"# }.joined(separator: ", ")
+        let tooManyRejected = try Self.edited(#""samples": []"#, #""samples": [\#(rejected)]"#)
+        #expect(
+            Self.failure(tooManyRejected)?.message.hasSuffix(
+                "rejected: samples: more than the 10 rejected records a report keeps") == true)
+        let keys = (0..<64).map { #""k\#($0)": 0, "# }.joined()
+        let tooManyKeys = try Self.edited(#"  "rows": 6,"#, #"  \#(keys)"rows": 6,"#)
+        #expect(
+            Self.failure(tooManyKeys)?.message
+                == "part-3.json:2: report: more than 64 keys: not an object of a maskclean report")
+    }
+
+    @Test("the largest report a spec can make: 8 MiB, and per column 4 KiB, its texts and 4 KiB a sample")
+    func largestReport() throws {
+        #expect(try ReportReader.maximumBytes(for: loadSpec(Self.spec)) == 9 << 20)
+        let many = try loadSpec(#"{"samples": 1000, "columns": [{"name": "a", "format": "[0]"}]}"#)
+        #expect(ReportReader.maximumBytes(for: many) == 12 << 20)
     }
 
     @Test("counts that do not add up are refused")

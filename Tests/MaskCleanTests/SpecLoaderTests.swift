@@ -261,7 +261,18 @@ struct SpecLoaderTests {
                 == .wholeString)
     }
 
-    @Test("maxRejected and minRows: whole numbers of records, 0 or more, defaults 0 and 1")
+    @Test("a JSON spec of more values than a spec holds is refused before its tree grows")
+    func tooManyValues() {
+        let values = Array(repeating: "1", count: SpecLoader.maximumValues).joined(separator: ",")
+        let message = specError(#"{"columns": [\#(values)]}"#) ?? ""
+        #expect(
+            message.hasPrefix("spec.json: line 1, column ") && message.hasSuffix(": more than 250000 values"))
+        #expect(
+            specError(#"{"columns": [\#(values.dropFirst(4))]}"#)
+                == "spec.json: columns[0]: expected an object, got the number 1")
+    }
+
+    @Test("maxRejected and minRows: whole numbers of records from 0 to 2^53 − 1, defaults 0 and 1")
     func recordCounts() throws {
         let defaults = try loadSpec(column(""))
         #expect(defaults.maxRejected == 0)
@@ -275,11 +286,13 @@ struct SpecLoaderTests {
         ] {
             #expect(
                 specError(#"{\#(json),"columns":[{"name":"a","format":"[0]"}]}"#)
-                    == "spec.json: maxRejected: expected a whole number of records, 0 or more, got \(got)")
+                    == "spec.json: maxRejected: expected a whole number of records from 0 to 9007199254740991, got \(got)"
+            )
         }
         #expect(
             specError(#"{"minRows":true,"columns":[{"name":"a","format":"[0]"}]}"#)
-                == "spec.json: minRows: expected a whole number of records, 0 or more, got true")
+                == "spec.json: minRows: expected a whole number of records from 0 to 9007199254740991, got true"
+        )
         #expect(
             specError(#"{"maxRejcted":1,"columns":[{"name":"a","format":"[0]"}]}"#)
                 == #"spec.json: unknown key "maxRejcted" (did you mean "maxRejected"?)"#)

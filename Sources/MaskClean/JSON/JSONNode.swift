@@ -1,4 +1,5 @@
-/// A parsed JSON document, for small files maskclean reads whole (the spec). Objects keep their
+/// A parsed JSON document, for small files maskclean reads whole (the spec; a report is read a
+/// level at a time instead, `JSONSpan`). Objects keep their
 /// keys in order, and every node knows where it stands, so errors can point at it.
 indirect enum JSONNode: Sendable {
     case object([(key: String, value: JSONNode)], offset: Int)
@@ -28,10 +29,14 @@ indirect enum JSONNode: Sendable {
         }
     }
 
-    /// Parses a whole document: one value, nothing after it but blanks.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONNode {
+    /// Parses a whole document: one value, nothing after it but blanks. Past `maximumValues`
+    /// values it stops: a tree of small values costs some 40 times their text.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumValues: Int = .max) throws(JSONSyntaxError)
+        -> JSONNode
+    {
         var scanner = JSONScanner(bytes)
-        let node = try parseValue(&scanner, depth: 0)
+        var budget = (left: maximumValues, maximum: maximumValues)
+        let node = try parseValue(&scanner, depth: 0, budget: &budget)
         scanner.skipWhitespace()
         guard scanner.isAtEnd else {
             throw JSONSyntaxError(offset: scanner.position, message: "unexpected text after the JSON value")
@@ -39,13 +44,20 @@ indirect enum JSONNode: Sendable {
         return node
     }
 
-    private static func parseValue(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError)
-        -> JSONNode
+    /// `budget`: how many more values may be parsed, of how many.
+    private static func parseValue(
+        _ scanner: inout JSONScanner, depth: Int, budget: inout (left: Int, maximum: Int)
+    )
+        throws(JSONSyntaxError) -> JSONNode
     {
         guard depth < JSONScanner.maximumDepth else {
             throw JSONSyntaxError(
                 offset: scanner.position, message: "nested more than \(JSONScanner.maximumDepth) deep")
         }
+        guard budget.left > 0 else {
+            throw JSONSyntaxError(offset: scanner.position, message: "more than \(budget.maximum) values")
+        }
+        budget.left -= 1
         guard let first = scanner.peek() else { throw scanner.error(expected: "a value") }
         let offset = scanner.position
         switch first {
@@ -66,7 +78,7 @@ indirect enum JSONNode: Sendable {
                         offset: keyToken.range.lowerBound, message: "a key that is not valid UTF-8")
                 }
                 try scanner.expect(UInt8(ascii: ":"), "':' after an object key")
-                members.append((key, try parseValue(&scanner, depth: depth + 1)))
+                members.append((key, try parseValue(&scanner, depth: depth + 1, budget: &budget)))
                 if scanner.peek() == UInt8(ascii: ",") {
                     scanner.position += 1
                     continue
@@ -82,7 +94,7 @@ indirect enum JSONNode: Sendable {
                 return .array(elements, offset: offset)
             }
             while true {
-                elements.append(try parseValue(&scanner, depth: depth + 1))
+                elements.append(try parseValue(&scanner, depth: depth + 1, budget: &budget))
                 if scanner.peek() == UInt8(ascii: ",") {
                     scanner.position += 1
                     continue

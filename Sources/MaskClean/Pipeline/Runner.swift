@@ -96,6 +96,10 @@ public enum Runner {
             inputFormat = try format(of: options.input)
         }
         let outputFormat = options.outputFormat ?? inputFormat
+        if let firstRow = options.firstRow, !(1...Count.maximum).contains(firstRow) {
+            throw .usage(
+                "--first-row must be from 1 to \(Count.maximum) (the row number of the input's first record)")
+        }
         try options.checkColumnNames(inputFormat: inputFormat)
         try Outputs.checkPaths(options, spec: spec.file)
         let input = try InputFile(path: options.input)
@@ -117,6 +121,12 @@ public enum Runner {
             case .json: report = try run.mask(JSONArraySource(input: input, settings))
             }
             report.input = options.input
+            // Its samples' rows must stay row numbers a report can hold (docs/report.md).
+            if let problem = Partition(part: options.part, firstRow: options.firstRow, rows: report.rows)
+                .rowsPastMaximum
+            {
+                throw .data(input.name, line: nil, problem)
+            }
             report.placeInPartition(part: options.part, firstRow: options.firstRow)
             if options.redactSamples { report.redactSamples() }
             let html = options.html.map { _ in

@@ -21,22 +21,35 @@ extension Report {
         for index in merged.columns.indices { merged.columns[index].keyFound = false }
         for partial in partials {
             let report = partial.report
-            merged.rows += report.rows
-            merged.rejectedCount += report.rejectedCount
-            merged.blankLines += report.blankLines
+            // Every sum is checked: counts read near the limit must not overflow (docs/report.md).
+            func add(_ total: inout Int, _ count: Int, _ place: String) throws(MaskCleanError) {
+                guard let sum = Count.sum(total, count) else {
+                    throw .data(
+                        partial.file, line: nil,
+                        "\(place): the sum with the reports before it passes \(Count.maximum), the most a report counts"
+                    )
+                }
+                total = sum
+            }
+            try add(&merged.rows, report.rows, "rows")
+            try add(&merged.rejectedCount, report.rejectedCount, "rejected: count")
+            try add(&merged.blankLines, report.blankLines, "blankLines: count")
             merged.partitions += report.partitions
             for index in merged.columns.indices {
                 let part = report.columns[index]
-                merged.columns[index].rejected += part.rejected
+                let place = part.spec.place
+                try add(&merged.columns[index].rejected, part.rejected, "\(place): rejected")
                 merged.columns[index].keyFound = merged.columns[index].keyFound || part.keyFound
                 var stats = merged.columns[index].stats
-                stats.complete += part.stats.complete
-                stats.lossy += part.stats.lossy
-                stats.incomplete += part.stats.incomplete
-                stats.empty += part.stats.empty
-                stats.droppedCharacters += part.stats.droppedCharacters
+                try add(&stats.complete, part.stats.complete, "\(place): complete")
+                try add(&stats.lossy, part.stats.lossy, "\(place): lossy")
+                try add(&stats.incomplete, part.stats.incomplete, "\(place): incomplete")
+                try add(&stats.empty, part.stats.empty, "\(place): empty")
+                try add(&stats.droppedCharacters, part.stats.droppedCharacters, "\(place): droppedCharacters")
                 for format in stats.formatCounts.indices {
-                    stats.formatCounts[format] += part.stats.formatCounts[format]
+                    try add(
+                        &stats.formatCounts[format], part.stats.formatCounts[format],
+                        "\(place): formats: \"\(part.spec.formats[format])\"")
                 }
                 merged.columns[index].stats = stats
             }
@@ -104,8 +117,8 @@ extension Report {
     }
 
     /// Refuses partial reports that would count records twice or leave some out: two reports of
-    /// one partition, and, where every report knows its rows (`--first-row`), rows in two
-    /// reports or in none.
+    /// one partition, rows in two reports (where they know their rows, `--first-row`) and, where
+    /// every report knows its rows, rows in none: before the first partition or between two.
     private static func checkPartitions(_ partials: [Partial]) throws(MaskCleanError) {
         var seen: [String: String] = [:]
         var ranges: [(partition: Partition, file: String)] = []
@@ -122,6 +135,7 @@ extension Report {
                     }
                     seen[part] = partial.file
                 }
+                if let problem = partition.rowsPastMaximum { throw .data(partial.file, line: nil, problem) }
                 if partition.firstRow == nil {
                     everyRowKnown = false
                 } else {
@@ -129,8 +143,20 @@ extension Report {
                 }
             }
         }
-        ranges.sort { $0.partition.firstRow! < $1.partition.firstRow! }
+        // An empty partition before the one that starts at its row, so that it overlaps nothing.
+        ranges.sort {
+            ($0.partition.firstRow!, $0.partition.rows) < ($1.partition.firstRow!, $1.partition.rows)
+        }
+        // Rows are numbered from 1: rows before the first partition are in none (the end cannot
+        // be checked, as no report knows how many rows the whole input has).
+        if everyRowKnown, let first = ranges.first, first.partition.firstRow! > 1 {
+            throw .data(
+                first.file, line: nil,
+                "rows 1–\(first.partition.firstRow! - 1) are in none of the partial reports (the first starts at row \(first.partition.firstRow!)): a partition is missing"
+            )
+        }
         for (earlier, later) in zip(ranges, ranges.dropFirst()) {
+            // `rowsPastMaximum` bounds both, so the row after the partition is an Int.
             let end = earlier.partition.firstRow! + earlier.partition.rows
             let start = later.partition.firstRow!
             if start < end {

@@ -3,54 +3,82 @@
 /// from the spec. A file that is not such a report, or whose numbers do not add up, is malformed
 /// input (65) named by its line; a report made with another spec is a spec error (78).
 public enum ReportReader {
-    /// A report keeps at most `Spec.maximumSamples` cells of 256 bytes per status and column: a
-    /// larger file is not one.
-    public static let maximumBytes = 1 << 30
+    /// The largest report `spec` can make (docs/report.md#reading-reports-back); a larger file is
+    /// not one of its reports. Reading stops there, so a compressed file that inflates without end
+    /// (a gzip bomb) costs no more than this. It is made of:
+    /// - 8 MiB for what does not grow with the columns: the top-level keys; ten rejected records
+    ///   and ten blank lines, each with a reason and a part name of up to 64 KiB written (1.25
+    ///   MiB); the `parts` of a merge of 75,000 partitions, 90 bytes each with a name of 20 bytes
+    ///   (6.4 MiB);
+    /// - for each column, 4 KiB for its keys and counts, its name and formats as JSON writes them
+    ///   (at most 6 bytes for a byte, `\u001f`, and 8 for the quotes and the comma), and 4 KiB for
+    ///   each of the spec's `samples`: a lossy and an incomplete sample of 2 KiB, its 256-byte
+    ///   value written in at most 1,542 bytes (with its `…`), its row, keys and indentation in 60,
+    ///   and a part name of up to 200 bytes (400 written: only `"` and `\` are escaped in one).
+    ///
+    /// The sum is rounded up to a whole MiB, for the message: 9 MiB for the demo's spec (4
+    /// columns, 5 samples); about 4 MiB more per column at 1,000 samples.
+    public static func maximumBytes(for spec: Spec) -> Int {
+        let bytes = spec.columns.reduce(8 << 20) { total, column in
+            let written = ([column.name] + column.formats).reduce(0) { $0 + 6 * $1.utf8.count + 8 }
+            return total + 4096 + written + 4096 * column.samples
+        }
+        return ((bytes + (1 << 20) - 1) >> 20) << 20
+    }
 
     public static func load(path: String, spec: Spec) throws(MaskCleanError) -> Report {
-        let bytes = try InputFile.readAll(path: path, limit: maximumBytes) { () throws(MaskCleanError) in
-            throw .data(path, line: nil, "larger than \(byteCount(maximumBytes)): not a maskclean report")
+        let limit = maximumBytes(for: spec)
+        let bytes = try InputFile.readAll(path: path, limit: limit) { () throws(MaskCleanError) in
+            throw .data(
+                path, line: nil,
+                "larger than \(byteCount(limit)), the largest report \(spec.file) can make: not a maskclean report"
+            )
         }
         return try parse(bytes, file: path, spec: spec)
     }
 
+    /// Reads the report a level at a time (`JSONSpan`), keeping no more of it than the counts and
+    /// samples it is made of: its text is the most memory it takes.
     public static func parse(_ bytes: [UInt8], file: String, spec: Spec) throws(MaskCleanError) -> Report {
-        let root: JSONNode
-        do {
-            root = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-                try JSONNode.parse(buffer)
+        try bytes.withUnsafeBufferPointer { (text) throws(MaskCleanError) -> Report in
+            let parser = ReportParser(file: file, text: text, spec: spec)
+            let root: JSONSpan
+            do throws(JSONSyntaxError) {
+                root = try JSONSpan.document(text)
+            } catch {
+                throw parser.failure(at: error.offset, "not a maskclean report: \(error.message)")
             }
-        } catch {
-            throw ReportParser(file: file, bytes: bytes, spec: spec).failure(
-                at: error.offset, "not a maskclean report: \(error.message)")
+            return try parser.report(root)
         }
-        return try ReportParser(file: file, bytes: bytes, spec: spec).report(root)
     }
 }
 
-/// Walks a parsed report, checking each value's type and that the counts agree with each other.
+/// Walks a report, checking each value's type and that the counts agree with each other.
 private struct ReportParser {
     let file: String
-    let bytes: [UInt8]
+    let text: UnsafeBufferPointer<UInt8>
     let spec: Spec
 
-    typealias Members = [String: JSONNode]
+    typealias Members = [String: JSONSpan]
+
+    /// No object of a report has more keys (16 at most, formats aside): more are not kept.
+    static let maximumKeys = 64
 
     func failure(at offset: Int, _ what: String) -> MaskCleanError {
-        let line = bytes.withUnsafeBufferPointer { JSONScanner($0).lineAndColumn(of: offset).line }
-        return .data(file, line: line, what)
+        .data(file, line: JSONScanner(text).lineAndColumn(of: offset).line, what)
     }
 
-    func fail(_ node: JSONNode, _ place: String, _ what: String) -> MaskCleanError {
+    func fail(_ node: JSONSpan, _ place: String, _ what: String) -> MaskCleanError {
         failure(at: node.offset, "\(place): \(what)")
     }
 
-    func report(_ root: JSONNode) throws(MaskCleanError) -> Report {
-        guard case .object = root, let top = try? members(root, place: "report"),
-            top["columns"] != nil, top["rows"] != nil
-        else {
-            throw failure(
-                at: root.offset, "not a maskclean report: expected an object with \"rows\" and \"columns\"")
+    func report(_ root: JSONSpan) throws(MaskCleanError) -> Report {
+        let notAReport = "not a maskclean report: expected an object with \"rows\" and \"columns\""
+        guard root.kind == .object else { throw failure(at: root.offset, notAReport) }
+        // A key written twice is named with its line, not taken for a key that is missing.
+        let top = try members(root, place: "report")
+        guard top["columns"] != nil, top["rows"] != nil else {
+            throw failure(at: root.offset, notAReport)
         }
         guard let fingerprintNode = top["specFingerprint"] else {
             throw failure(
@@ -76,15 +104,16 @@ private struct ReportParser {
         if let node = top["blankLines"] { try readBlankLines(node, into: &report) }
 
         let columnsNode = try required(top, "columns", of: root, place: "report")
-        guard case .array(let columnNodes, _) = columnsNode else {
+        guard columnsNode.kind == .array else {
             throw fail(columnsNode, "columns", "expected an array, got \(columnsNode.kindDescription)")
         }
-        guard columnNodes.count == spec.columns.count else {
+        let found = columnsNode.elements().reduce(0) { count, _ in count + 1 }
+        guard found == spec.columns.count else {
             throw fail(
                 columnsNode, "columns",
-                "expected the \(spec.columns.count) columns of \(spec.file), found \(columnNodes.count)")
+                "expected the \(spec.columns.count) columns of \(spec.file), found \(found)")
         }
-        for (index, node) in columnNodes.enumerated() {
+        for (index, node) in columnsNode.elements().enumerated() {
             try readColumn(node, into: &report.columns[index], report: report)
         }
         return report
@@ -92,7 +121,7 @@ private struct ReportParser {
 
     // MARK: Parts of the report
 
-    func partitions(_ node: JSONNode, rows: Int) throws(MaskCleanError) -> [Partition] {
+    func partitions(_ node: JSONSpan, rows: Int) throws(MaskCleanError) -> [Partition] {
         let partitions = try list(node, place: "parts") { (element, place) throws(MaskCleanError) in
             let members = try self.members(element, place: place)
             let firstRow = try optional(members["firstRow"]).map { (node) throws(MaskCleanError) in
@@ -101,26 +130,36 @@ private struct ReportParser {
             if let firstRow, firstRow < 1 {
                 throw fail(element, place, "firstRow must be 1 or more, got \(firstRow)")
             }
-            return Partition(
+            let partition = Partition(
                 part: try optional(members["part"]).map { (node) throws(MaskCleanError) in
                     try string(node, place: "\(place): part")
                 },
                 firstRow: firstRow,
                 rows: try field(members, "rows", of: element, place: place, count)
             )
+            if let problem = partition.rowsPastMaximum { throw fail(element, place, problem) }
+            return partition
         }
-        let covered = partitions.reduce(0) { $0 + $1.rows }
+        var covered = 0
+        for partition in partitions {
+            guard let sum = Count.sum(covered, partition.rows) else {
+                throw fail(
+                    node, "parts", "the parts hold more than \(Count.maximum) rows, the most a report counts")
+            }
+            covered = sum
+        }
         if !partitions.isEmpty && covered != rows {
             throw fail(node, "parts", "the parts hold \(covered) rows, not the report's \(rows)")
         }
         return partitions
     }
 
-    func readRejected(_ node: JSONNode, into report: inout Report) throws(MaskCleanError) {
+    func readRejected(_ node: JSONSpan, into report: inout Report) throws(MaskCleanError) {
         let members = try members(node, place: "rejected")
         report.rejectedCount = try field(members, "count", of: node, place: "rejected", count)
         report.rejected = try list(
-            required(members, "samples", of: node, place: "rejected"), place: "rejected: samples"
+            required(members, "samples", of: node, place: "rejected"), place: "rejected: samples",
+            keeping: (Report.rejectionSamplesKept, "rejected records a report keeps")
         ) { (element, place) throws(MaskCleanError) in
             let members = try self.members(element, place: place)
             return Rejection(
@@ -138,14 +177,16 @@ private struct ReportParser {
         }
     }
 
-    func readBlankLines(_ node: JSONNode, into report: inout Report) throws(MaskCleanError) {
+    func readBlankLines(_ node: JSONSpan, into report: inout Report) throws(MaskCleanError) {
         let members = try members(node, place: "blankLines")
         report.blankLines = try field(members, "count", of: node, place: "blankLines", count)
+        let kept = (Report.blankLinesKept, "blank lines a report keeps")
         report.blankLineNumbers = try list(
-            required(members, "lines", of: node, place: "blankLines"), place: "blankLines: lines"
+            required(members, "lines", of: node, place: "blankLines"), place: "blankLines: lines",
+            keeping: kept
         ) { (element, place) throws(MaskCleanError) in try count(element, place: place) }
         if let partsNode = members["parts"] {
-            report.blankLineParts = try list(partsNode, place: "blankLines: parts") {
+            report.blankLineParts = try list(partsNode, place: "blankLines: parts", keeping: kept) {
                 (element, place) throws(MaskCleanError) in
                 try optional(element).map { (node) throws(MaskCleanError) in try string(node, place: place) }
             }
@@ -162,7 +203,7 @@ private struct ReportParser {
         }
     }
 
-    func readColumn(_ node: JSONNode, into column: inout Report.Column, report: Report) throws(MaskCleanError)
+    func readColumn(_ node: JSONSpan, into column: inout Report.Column, report: Report) throws(MaskCleanError)
     {
         let spec = column.spec
         let place = "columns[\(spec.index)]"
@@ -196,11 +237,11 @@ private struct ReportParser {
         }
 
         let formatsNode = try required(members, "formats", of: node, place: here)
-        guard case .object(let formats, _) = formatsNode else {
-            throw fail(
-                formatsNode, "\(here): formats", "expected an object, got \(formatsNode.kindDescription)")
-        }
-        for (format, countNode) in formats {
+        // Through `members`, so that a format written twice is refused rather than added twice;
+        // in the file's order, so that the first unknown format is the one named.
+        let formats = try self.members(
+            formatsNode, place: "\(here): formats", limit: max(Self.maximumKeys, spec.formats.count))
+        for (format, countNode) in formats.sorted(by: { $0.value.offset < $1.value.offset }) {
             guard let index = spec.formats.firstIndex(of: format) else {
                 throw fail(
                     countNode, "\(here): formats",
@@ -208,8 +249,17 @@ private struct ReportParser {
             }
             column.stats.formatCounts[index] += try count(countNode, place: "\(here): formats: \"\(format)\"")
         }
-        let chosen = column.stats.formatCounts.reduce(0, +)
         let masked = column.stats.complete + column.stats.lossy + column.stats.incomplete
+        var chosen = 0
+        for formatCount in column.stats.formatCounts {
+            guard let sum = Count.sum(chosen, formatCount) else {
+                throw fail(
+                    formatsNode, "\(here): formats",
+                    "count more than \(Count.maximum) cells, where the column has \(masked) that are not empty"
+                )
+            }
+            chosen = sum
+        }
         guard chosen == masked else {
             throw fail(
                 formatsNode, "\(here): formats",
@@ -218,12 +268,13 @@ private struct ReportParser {
 
         let samplesNode = try required(members, "samples", of: node, place: here)
         let samples = try self.members(samplesNode, place: "\(here): samples")
+        let kept = (spec.samples, "samples of each status \(self.spec.file) keeps")
         column.stats.lossySamples = try sampleList(
             required(samples, "lossy", of: samplesNode, place: "\(here): samples"),
-            place: "\(here): samples: lossy")
+            place: "\(here): samples: lossy", keeping: kept)
         column.stats.incompleteSamples = try sampleList(
             required(samples, "incomplete", of: samplesNode, place: "\(here): samples"),
-            place: "\(here): samples: incomplete")
+            place: "\(here): samples: incomplete", keeping: kept)
         if column.stats.lossySamples.count > column.stats.lossy
             || column.stats.incompleteSamples.count > column.stats.incomplete
         {
@@ -231,8 +282,10 @@ private struct ReportParser {
         }
     }
 
-    func sampleList(_ node: JSONNode, place: String) throws(MaskCleanError) -> [Sample] {
-        try list(node, place: place) { (element, here) throws(MaskCleanError) in
+    func sampleList(_ node: JSONSpan, place: String, keeping kept: (Int, String)) throws(MaskCleanError)
+        -> [Sample]
+    {
+        try list(node, place: place, keeping: kept) { (element, here) throws(MaskCleanError) in
             let members = try self.members(element, place: here)
             return Sample(
                 row: try field(members, "row", of: element, place: here, positiveCount),
@@ -243,20 +296,27 @@ private struct ReportParser {
 
     // MARK: Typed values
 
-    func members(_ node: JSONNode, place: String) throws(MaskCleanError) -> Members {
-        guard case .object(let pairs, _) = node else {
+    /// An object's members by key: a key written twice is refused, and so are more keys than
+    /// `limit` (no report's object has that many: they would only cost memory).
+    func members(_ node: JSONSpan, place: String, limit: Int = maximumKeys) throws(MaskCleanError) -> Members
+    {
+        guard node.kind == .object else {
             throw fail(node, place, "expected an object, got \(node.kindDescription)")
         }
         var members: Members = [:]
-        for (key, value) in pairs {
-            guard members[key] == nil else { throw fail(value, place, "key \"\(key)\" appears twice") }
+        for (keySpan, value) in node.members() {
+            let key = keySpan.string ?? ""
+            guard members[key] == nil else { throw fail(keySpan, place, "key \"\(key)\" appears twice") }
+            guard members.count < limit else {
+                throw fail(keySpan, place, "more than \(limit) keys: not an object of a maskclean report")
+            }
             members[key] = value
         }
         return members
     }
 
-    func required(_ members: Members, _ key: String, of node: JSONNode, place: String) throws(MaskCleanError)
-        -> JSONNode
+    func required(_ members: Members, _ key: String, of node: JSONSpan, place: String) throws(MaskCleanError)
+        -> JSONSpan
     {
         guard let value = members[key] else { throw fail(node, place, "missing key \"\(key)\"") }
         return value
@@ -264,16 +324,16 @@ private struct ReportParser {
 
     /// The value of a key that must be there, read by `read` with its place (`rejected: count`).
     func field<Value>(
-        _ members: Members, _ key: String, of node: JSONNode, place: String,
-        _ read: (JSONNode, String) throws(MaskCleanError) -> Value
+        _ members: Members, _ key: String, of node: JSONSpan, place: String,
+        _ read: (JSONSpan, String) throws(MaskCleanError) -> Value
     ) throws(MaskCleanError) -> Value {
         try read(required(members, key, of: node, place: place), "\(place): \(key)")
     }
 
     /// A value that may be null or left out.
-    func optional(_ node: JSONNode?) -> JSONNode? {
+    func optional(_ node: JSONSpan?) -> JSONSpan? {
         guard let node else { return nil }
-        if case .null = node { return nil }
+        if node.kind == .null { return nil }
         return node
     }
 
@@ -283,45 +343,57 @@ private struct ReportParser {
         }
     }
 
+    /// An array's elements, each read by `read` with its place (`parts[2]`). Past `kept.most`
+    /// elements (what a report keeps of them, when it keeps a few), the array is refused before
+    /// more are read.
     func list<Element>(
-        _ node: JSONNode, place: String, _ read: (JSONNode, String) throws(MaskCleanError) -> Element
+        _ node: JSONSpan, place: String, keeping kept: (most: Int, what: String)? = nil,
+        _ read: (JSONSpan, String) throws(MaskCleanError) -> Element
     ) throws(MaskCleanError) -> [Element] {
-        guard case .array(let elements, _) = node else {
+        guard node.kind == .array else {
             throw fail(node, place, "expected an array, got \(node.kindDescription)")
         }
         var values: [Element] = []
-        for (index, element) in elements.enumerated() {
+        for (index, element) in node.elements().enumerated() {
+            if let kept, index == kept.most {
+                throw fail(element, place, "more than the \(kept.most) \(kept.what)")
+            }
             values.append(try read(element, "\(place)[\(index)]"))
         }
         return values
     }
 
-    func string(_ node: JSONNode, place: String) throws(MaskCleanError) -> String {
-        guard case .string(let text, _) = node else {
+    func string(_ node: JSONSpan, place: String) throws(MaskCleanError) -> String {
+        guard let text = node.string else {
             throw fail(node, place, "expected a string, got \(node.kindDescription)")
         }
         return text
     }
 
-    func bool(_ node: JSONNode, place: String) throws(MaskCleanError) -> Bool {
-        guard case .bool(let value, _) = node else {
+    func bool(_ node: JSONSpan, place: String) throws(MaskCleanError) -> Bool {
+        guard let value = node.bool else {
             throw fail(node, place, "expected true or false, got \(node.kindDescription)")
         }
         return value
     }
 
-    /// A count, read from its digits (not through a binary number, which would round a count
-    /// above 2^53).
-    func count(_ node: JSONNode, place: String) throws(MaskCleanError) -> Int {
-        guard case .number(_, let text, _) = node, let value = Int(text), value >= 0 else {
-            throw fail(node, place, "expected a whole number, 0 or more, got \(node.kindDescription)")
+    /// A count: a whole number from 0 to `Count.maximum`, read exactly from its text (not
+    /// through a binary number, which would round a count above 2^53).
+    func count(_ node: JSONSpan, place: String) throws(MaskCleanError) -> Int {
+        guard node.kind == .number, let value = Count.whole(node.numberText) else {
+            throw fail(
+                node, place, "expected a whole number from 0 to \(Count.maximum), got \(node.kindDescription)"
+            )
         }
         return value
     }
 
-    func positiveCount(_ node: JSONNode, place: String) throws(MaskCleanError) -> Int {
-        let value = try count(node, place: place)
-        guard value >= 1 else { throw fail(node, place, "expected a row number, 1 or more, got 0") }
+    /// A row or line number: a count of 1 or more.
+    func positiveCount(_ node: JSONSpan, place: String) throws(MaskCleanError) -> Int {
+        guard node.kind == .number, let value = Count.whole(node.numberText), value >= 1 else {
+            throw fail(
+                node, place, "expected a row number from 1 to \(Count.maximum), got \(node.kindDescription)")
+        }
         return value
     }
 }

@@ -22,8 +22,18 @@ public enum SpecLoader {
         return try parse(bytes, file: path)
     }
 
-    /// A spec is small: a larger file is not one (a path such as `/dev/zero` would never end).
-    public static let maximumBytes = 64 << 20
+    /// A spec is small: a larger file is not one (docs/spec.md). Reading stops there, so a path
+    /// such as `/dev/zero` ends, and a compressed spec that inflates without end (a gzip bomb)
+    /// costs no more than this. 10,000 columns as `describe` writes them, about 400 bytes each
+    /// with their comment lines (a name, a format and three alternatives, a strategy and a
+    /// threshold), take 3.8 MiB: 4 MiB leaves room for more alternatives, notations and added
+    /// columns' names, where hand-written specs have tens of columns.
+    public static let maximumBytes = 4 << 20
+
+    /// Those 10,000 columns hold some 100,000 values (a column, its name, format, alternatives,
+    /// strategy and threshold): a spec of more is not one. A JSON spec's tree takes some 40 times
+    /// the text of its smallest values (`[1,1,…]`), and stops growing there: at most 20 MB.
+    public static let maximumValues = 250_000
 
     public static func parse(_ bytes: [UInt8], file: String) throws(MaskCleanError) -> Spec {
         // A UTF-8 byte-order mark is accepted, as it is in data.
@@ -36,7 +46,7 @@ public enum SpecLoader {
         let root: JSONNode
         do {
             root = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-                try JSONNode.parse(buffer)
+                try JSONNode.parse(buffer, maximumValues: maximumValues)
             }
         } catch {
             let position = bytes.withUnsafeBufferPointer { JSONScanner($0).lineAndColumn(of: error.offset) }

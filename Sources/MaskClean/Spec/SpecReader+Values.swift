@@ -125,16 +125,17 @@ extension SpecReader {
         return value
     }
 
-    /// A count of records: a whole number, 0 or more.
+    /// A count of records: a whole number from 0 to `Count.maximum`, read exactly from its text
+    /// (`1e6` and `1000.0` are whole numbers).
     func count(_ node: JSONNode?, place: String) throws(MaskCleanError) -> Int? {
         guard let node else { return nil }
         try checkDecimal(node, place: place)
-        guard case .number(let value, _, _) = node, value >= 0, value == value.rounded(),
-            value < 1e15
-        else {
-            throw fail(node, place, "expected a whole number of records, 0 or more, got \(describe(node))")
+        guard case .number(_, let text, _) = node, let value = Count.whole(text) else {
+            throw fail(
+                node, place,
+                "expected a whole number of records from 0 to \(Count.maximum), got \(describe(node))")
         }
-        return Int(value)
+        return value
     }
 
     func enumValue<Value: RawRepresentable & CaseIterable>(

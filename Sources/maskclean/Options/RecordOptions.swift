@@ -76,9 +76,9 @@ struct RecordOptions: ParsableArguments {
         {
             throw ValidationError("--part needs an identifier: a non-empty name without control characters")
         }
-        if let firstRow, firstRow < 1 {
+        if let firstRow, !(1...Count.maximum).contains(firstRow) {
             throw ValidationError(
-                "--first-row must be 1 or more (the row number of the input's first record)")
+                "--first-row must be from 1 to \(Count.maximum) (the row number of the input's first record)")
         }
         _ = try reader.columnNames(input: input)
     }
