@@ -33,8 +33,9 @@ struct YAMLSpec {
         var spec = YAMLSpec(file: file)
         let text = try spec.decodedText(bytes)
         // Bounded before Yams composes a tree: aliases repeat a value without writing it again,
-        // so a few lines could otherwise expand to billions of values, or nest 50,000 deep.
-        let maximumValues = max(bytes.count, 100_000)
+        // so a few lines could otherwise expand to billions of values, or nest 50,000 deep. The
+        // bound on values is a JSON spec's (SpecLoader.maximumValues): one spec, either form.
+        let maximumValues = SpecLoader.maximumValues
         do throws(YAMLSurvey.Refusal) {
             spec.survey = try YAMLSurvey.survey(
                 bytes, maximumDepth: JSONScanner.maximumDepth, maximumValues: maximumValues)
