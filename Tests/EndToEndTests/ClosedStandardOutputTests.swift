@@ -17,31 +17,12 @@ struct ClosedStandardOutputTests {
     static let demo = Maskclean.fixtures.appendingPathComponent("demo")
 
     /// Runs `maskclean arguments…` in `directory` with standard output a pipe whose reader has
-    /// gone already, so that the first write to it fails with EPIPE (a `| head` that stopped
-    /// reading, without the race).
+    /// gone already.
     static func runWithClosedOutput(_ arguments: [String], in directory: URL = demo) throws -> (
         status: Int32, stderr: String
     ) {
-        let process = Process()
-        process.executableURL = Maskclean.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["GITHUB_ACTIONS"] = nil
-        environment["GITHUB_STEP_SUMMARY"] = nil
-        process.environment = environment
-        let output = Pipe()
-        try output.fileHandleForReading.close()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errorHandle = errors.fileHandleForReading
-        let errorReader = BackgroundReader { errorHandle.readDataToEndOfFile() }
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
-        return (process.terminationStatus, String(decoding: errorReader.data, as: UTF8.self))
+        let outcome = try Maskclean.run(arguments, in: directory, closedStdout: true)
+        return (outcome.status, outcome.stderr)
     }
 
     @Test(

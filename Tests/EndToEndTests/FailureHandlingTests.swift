@@ -41,17 +41,24 @@ struct FailureHandlingTests {
         #expect(try String(contentsOfFile: clean, encoding: .utf8) == "yesterday\n")
     }
 
-    /// "SIGINT and SIGTERM remove temporary files", and the run then ends as the signal would
-    /// have ended it: promptly, by the signal, with nothing left behind. (Dispatch keeps the
-    /// signal blocked; the handler must unblock it before raising it again.)
-    @Test("SIGTERM ends the run promptly, as the signal would")
-    func sigtermDoesNotEndTheRun() throws {
+    /// A run of 150,000 records on one worker, long enough to be signalled while it writes its
+    /// temporary files.
+    static func longRun() throws -> (TemporaryFolder, RunningMaskclean) {
         let scratch = try TemporaryFolder()
         _ = try scratch.write("spec.json", Generated.phoneSpec)
         try Generated.customers(rows: 150_000).write(to: scratch.url.appendingPathComponent("data.csv"))
         let running = try RunningMaskclean(
             ["run", "spec.json", "data.csv", "-o", "clean.csv", "--report", "report.json", "--jobs", "1"],
             in: scratch.url)
+        return (scratch, running)
+    }
+
+    /// "SIGINT and SIGTERM remove temporary files", and the run then ends as the signal would
+    /// have ended it: promptly, by the signal, with nothing left behind. (Dispatch keeps the
+    /// signal blocked; the handler must unblock it before raising it again.)
+    @Test("SIGTERM ends the run promptly, as the signal would")
+    func sigtermDoesNotEndTheRun() throws {
+        let (scratch, running) = try Self.longRun()
         defer { running.kill() }
         #expect(eventually(seconds: 30) { scratch.files.contains { $0.hasSuffix(".tmp") } })
         running.process.terminate()
@@ -70,12 +77,7 @@ struct FailureHandlingTests {
     /// from outside goes through the same crash handler as a real fault.
     @Test("a fault is reported by the runtime's crash handler, never turned into SIGUSR1")
     func crashKeepsItsSignal() throws {
-        let scratch = try TemporaryFolder()
-        _ = try scratch.write("spec.json", Generated.phoneSpec)
-        try Generated.customers(rows: 150_000).write(to: scratch.url.appendingPathComponent("data.csv"))
-        let running = try RunningMaskclean(
-            ["run", "spec.json", "data.csv", "-o", "clean.csv", "--report", "report.json", "--jobs", "1"],
-            in: scratch.url)
+        let (scratch, running) = try Self.longRun()
         defer { running.kill() }
         #expect(eventually(seconds: 30) { scratch.files.contains { $0.hasSuffix(".tmp") } })
         Glibc.kill(running.process.processIdentifier, SIGSEGV)

@@ -18,29 +18,8 @@ struct OverwriteRefusalTests {
     static func run(_ arguments: [String], in scratch: TemporaryFolder, stdin: String? = nil) throws
         -> Maskclean.Outcome
     {
-        let process = Process()
-        process.executableURL = Maskclean.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = scratch.url
-        var environment = ProcessInfo.processInfo.environment
-        environment["GITHUB_ACTIONS"] = nil
-        environment["GITHUB_STEP_SUMMARY"] = nil
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput =
-            try stdin.map { try FileHandle(forReadingFrom: scratch.url.appendingPathComponent($0)) }
-            ?? FileHandle.nullDevice
-        try process.run()
-        let errorHandle = errors.fileHandleForReading
-        let errorReader = BackgroundReader { errorHandle.readDataToEndOfFile() }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Maskclean.Outcome(
-            status: process.terminationStatus, stdout: outputData,
-            stderr: String(decoding: errorReader.data, as: UTF8.self))
+        try Maskclean.run(
+            arguments, in: scratch.url, stdinFile: stdin.map { scratch.url.appendingPathComponent($0) })
     }
 
     /// The files of `scratch` and their bytes.

@@ -36,10 +36,15 @@ struct Maskclean {
     /// Runs `maskclean arguments…` in `directory`, feeding `stdin`, with `environment` added to
     /// the tests' own. GitHub's variables are left out unless given, so that the tests behave
     /// the same when CI runs them on GitHub Actions.
+    ///
+    /// `stdinFile` gives standard input the file itself, as a shell's `< FILE` does (so that the
+    /// process can tell which file it reads); `closedStdout` makes standard output a pipe whose
+    /// reader has gone already, so that the first write to it fails with EPIPE (a `| head` that
+    /// stopped reading, without the race).
     @discardableResult
     static func run(
-        _ arguments: [String], in directory: URL? = nil, stdin: Data? = nil,
-        environment: [String: String] = [:]
+        _ arguments: [String], in directory: URL? = nil, stdin: Data? = nil, stdinFile: URL? = nil,
+        closedStdout: Bool = false, environment: [String: String] = [:]
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = binary
@@ -52,16 +57,17 @@ struct Maskclean {
         let output = Pipe()
         let errors = Pipe()
         let input = Pipe()
+        if closedStdout { try output.fileHandleForReading.close() }
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = input
+        process.standardInput = try stdinFile.map { try FileHandle(forReadingFrom: $0) } ?? input
         try process.run()
         // Read both pipes while the process runs, so that neither fills up and blocks it.
         let errorHandle = errors.fileHandleForReading
         let errorReader = BackgroundReader { errorHandle.readDataToEndOfFile() }
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData = closedStdout ? Data() : output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Outcome(
             status: process.terminationStatus, stdout: outputData,
