@@ -151,3 +151,36 @@ struct DescribeEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("spec.yaml")))
     }
 }
+
+/// Issue 24, item 9: `describe --sample 0` kept every sampled cell, about six times the input.
+/// It keeps counts now: a column's memory stops growing at its first 10,000 distinct values.
+@Suite("describe reads in bounded memory")
+struct DescribeMemoryTests {
+    /// A column of `records` distinct 40-character codes, one shape.
+    static func codes(_ records: Int) -> String {
+        "id,code\n"
+            + (1...records).map { "\($0),AB-\(String(format: "%08d", $0))-CDEFGHIJKLMNOPQRSTUVWXYZ1234\n" }
+            .joined()
+    }
+
+    @Test("150,000 distinct values take no more memory than 20,000, and are all measured")
+    func distinctValues() throws {
+        let folder = try TemporaryFolder()
+        let small = try folder.write("small.csv", Self.codes(20_000))
+        let large = try folder.write("large.csv", Self.codes(150_000))
+        let (smallStatus, smallPeak) = try peakMemory([
+            "describe", small, "--sample", "0", "-o", folder.path("s.yaml"),
+        ])
+        let (largeStatus, largePeak) = try peakMemory([
+            "describe", large, "--sample", "0", "-o", folder.path("l.yaml"),
+        ])
+        #expect(smallStatus == 0 && largeStatus == 0)
+        if !isAddressSanitized {
+            #expect(
+                largePeak - smallPeak < 6 << 20, "peak \(smallPeak >> 20) MiB, then \(largePeak >> 20) MiB")
+        }
+        let spec = try String(contentsOfFile: folder.path("l.yaml"), encoding: .utf8)
+        #expect(spec.contains(#"# "code": 150000 values sampled, 100% in these formats' shapes."#), "\(spec)")
+        #expect(spec.contains("#   100% complete."))
+    }
+}

@@ -30,6 +30,23 @@ struct ValueShape: Hashable, Sendable {
         }
     }
 
+    /// The shape a format written by `format` stands for: `format` names one shape, so that a
+    /// tally keeps the text and not the steps.
+    init(format: String) {
+        steps = []
+        var characters = format.makeIterator()
+        while let character = characters.next() {
+            switch character {
+            case "\\": characters.next().map { steps.append(.literal($0)) }
+            case "[":
+                while let slot = characters.next(), slot != "]" {
+                    steps.append(slot == "0" ? .digit : .letter)
+                }
+            default: steps.append(.literal(character))
+            }
+        }
+    }
+
     /// The shape as an input-mask format that every value of the shape fills exactly.
     var format: String {
         var text = ""
