@@ -228,6 +228,17 @@ struct DescribeTests {
         #expect(yaml.contains(shown), "\(yaml)")
     }
 
+    @Test(
+        "a comment shows no letter or numeral of the data: circled, superscript and marked ones are placeholders"
+    )
+    func commentsHideData() throws {
+        let cells = Array(repeating: "06429", count: 8) + ["⑤⑤⑤-①②③④", "1\u{301}2\u{301}x²"]
+        let column = try Describer.propose("zip", cells: cells, unmaskable: 0)
+        let yaml = SpecProposal(file: "x.csv", records: 10, columns: [column]).yaml
+        #expect(yaml.contains(#"not complete, by shape: "999-9999" 1, "99[A]9" 1."#), "\(yaml)")
+        for character in ["⑤", "①", "²", "\u{301}"] { #expect(!yaml.contains(character)) }
+    }
+
     @Test("minComplete is the complete share rounded down to hundredths, written as its shortest decimal")
     func minCompleteText() {
         #expect(SpecProposal.minComplete(100) == "1")

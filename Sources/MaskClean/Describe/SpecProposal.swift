@@ -35,7 +35,8 @@ public struct ColumnProposal: Sendable, Equatable {
     public var complete = 0
     /// What the comment says of the kind's values (`12 with an extension`).
     public var notes: [String] = []
-    /// The most common shapes of the values that did not come out complete, as formats.
+    /// The most common shapes of the values that did not come out complete, as formats, with
+    /// every character of the data that redaction hides as its placeholder (`shownFormat`).
     public var uncovered: [ShapeCount] = []
 
     /// The complete share in hundredths, rounded down, so that the sample passes it.
@@ -64,7 +65,7 @@ struct Measure {
         if mask.apply(utf8: value, into: buffer).status == .complete {
             complete += count
         } else {
-            let shape = ValueShape(String(decoding: value, as: UTF8.self)).format
+            let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
             // As many shapes as a column counts of its values (`ColumnTally`): the common ones
             // are among the first, and only three are shown.
             if uncovered.count < ColumnTally.distinctKept || uncovered[shape] != nil {

@@ -48,13 +48,21 @@ struct ValueShape: Hashable, Sendable {
     }
 
     /// The shape as an input-mask format that every value of the shape fills exactly.
-    var format: String {
+    var format: String { format(hidingData: false) }
+
+    /// The format as a comment shows it: a character outside the slots that redaction hides (a
+    /// circled numeral, a digit with a mark) is its placeholder (`Redaction`), so that a comment
+    /// shows no letter or numeral of the data.
+    var shownFormat: String { format(hidingData: true) }
+
+    private func format(hidingData: Bool) -> String {
         var text = ""
         var index = 0
         while index < steps.count {
             switch steps[index] {
             case .literal(let character):
-                text += Self.freeCharacter(character)
+                let placeholder = hidingData ? Redaction.placeholder(character) : nil
+                text += placeholder.map { String($0) } ?? Self.freeCharacter(character)
                 index += 1
             case .digit, .letter:
                 let kind = steps[index]
