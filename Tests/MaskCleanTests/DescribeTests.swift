@@ -239,6 +239,30 @@ struct DescribeTests {
         for character in ["⑤", "①", "²", "\u{301}"] { #expect(!yaml.contains(character)) }
     }
 
+    @Test(
+        "a value with a character no one types makes no format and counts against the column",
+        arguments: [
+            "\u{1B}[31m", "\u{1B}[0m\u{7}", "AB\u{200E}-1234", "\u{E000}\u{E001}", "\u{FFFD}\u{FFFD}",
+            "AB-12\u{2028}34", "\u{378}1",
+        ])
+    func untypeable(_ garbage: String) throws {
+        let cells = (1...18).map { "AB-\(1000 + $0)" } + [garbage, garbage]
+        let column = try Describer.propose("code", cells: cells, unmaskable: 0)
+        #expect(column.formats == ["[AA]-[0000]"])
+        #expect(column.covered == 18)
+        #expect(column.notes == ["2 with a control or invisible character, which no format takes"])
+    }
+
+    @Test("a column one in ten of whose values is a terminal escape is not 100% complete")
+    func terminalEscapes() throws {
+        let cells = (1...90).map { "AB-\(1000 + $0)" } + Array(repeating: "\u{1B}[31m", count: 10)
+        let column = try Describer.propose("code", cells: cells, unmaskable: 0)
+        #expect(column.formats == ["[AA]-[0000]"])
+        #expect(column.complete == 90 && column.minCompleteHundredths == 90)
+        let yaml = SpecProposal(file: "x.csv", records: 100, columns: [column]).yaml
+        #expect(!yaml.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
+    }
+
     @Test("minComplete is the complete share rounded down to hundredths, written as its shortest decimal")
     func minCompleteText() {
         #expect(SpecProposal.minComplete(100) == "1")

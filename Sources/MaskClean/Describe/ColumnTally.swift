@@ -72,6 +72,10 @@ struct ValueTally {
     /// Each kind's values, in `ValueKind.allCases` order.
     var kinds = ValueKind.allCases.map { KindTally(kind: $0) }
     var failingLuhn = 0
+    /// Values with a character no one types (`ValueShape.isTypeable`): their shapes make no
+    /// format (free text and numbers still count them), so that they count against the column.
+    /// A kind takes only what it recognises, whitespace around it trimmed.
+    var untypeable = 0
     let shapeCap: Int
 
     init(shapeCap: Int) {
@@ -81,6 +85,7 @@ struct ValueTally {
     /// Adds `count` values equal to `value`.
     mutating func add(_ value: String, count: Int) {
         values += count
+        if !ValueShape.isTypeable(value) { untypeable += count }
         let shape = ValueShape(value)
         let format = shape.format
         if shapes.count < shapeCap {
@@ -106,5 +111,6 @@ struct ValueTally {
         otherShapesNotDigitsOnly += other.otherShapesNotDigitsOnly
         for index in kinds.indices { kinds[index].merge(other.kinds[index]) }
         failingLuhn += other.failingLuhn
+        untypeable += other.untypeable
     }
 }

@@ -200,8 +200,13 @@ public enum Describer {
             // the largest group's, the alternatives the next ones that more than a stray value
             // or two have: one in twenty values at least.
             var groups: [[ValueShape.Step]: (format: String, count: Int)] = [:]
-            for shape in ranked {
+            for shape in ranked where shape.shape.isTypeable {
                 groups[shape.shape.skeleton, default: (shape.format, 0)].count += shape.count
+            }
+            guard !groups.isEmpty else {
+                column.leftOut =
+                    "no value that a format could take: each has a control or invisible character"
+                return column
             }
             let rankedGroups = groups.values.sorted { ($0.count, $1.format) > ($1.count, $0.format) }
             let frequent = max(2, values / 20)
@@ -219,6 +224,10 @@ public enum Describer {
             if tally.failingLuhn > 0 {
                 column.notes.append(
                     "\(tally.failingLuhn) like card numbers (13 to 19 digits) but failing the Luhn check")
+            }
+            if tally.untypeable > 0 {
+                column.notes.append(
+                    "\(tally.untypeable) with a control or invisible character, which no format takes")
             }
         }
         return column

@@ -93,6 +93,32 @@ struct ValueShape: Hashable, Sendable {
         }
     }
 
+    /// Whether a person would type every character of `value`, so that its shape may be a
+    /// format: not a control character (an escape sequence, a tab, a line break), a format
+    /// character (a zero-width joiner, a direction mark, a byte-order mark), a private-use or
+    /// unassigned code point, a line or paragraph separator, or U+FFFD, which stands for bytes
+    /// that were not UTF-8.
+    static func isTypeable(_ value: String) -> Bool {
+        value.utf8.allSatisfy { (0x20...0x7E).contains($0) } || value.unicodeScalars.allSatisfy(isTypeable)
+    }
+
+    /// Whether every character of the shape is one a person would type: such characters are
+    /// never letters or digits, so only its free characters need a look.
+    var isTypeable: Bool {
+        steps.allSatisfy { step in
+            guard case .literal(let character) = step else { return true }
+            return character.unicodeScalars.allSatisfy(Self.isTypeable)
+        }
+    }
+
+    private static func isTypeable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .privateUse, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator:
+            false
+        default: scalar != "\u{FFFD}"
+        }
+    }
+
     /// Whether the shape is one run of digits and nothing else.
     var isDigitsOnly: Bool { !steps.isEmpty && steps.allSatisfy { $0 == .digit } }
 
