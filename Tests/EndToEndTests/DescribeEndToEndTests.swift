@@ -184,3 +184,53 @@ struct DescribeMemoryTests {
         #expect(spec.contains("#   100% complete."))
     }
 }
+
+/// Issue 24, item 19: `--only` split its text at every comma, so a column whose name holds one
+/// could not be named, yet the suggestion for a mistyped name showed it as if it could.
+@Suite("describe --only names any column, as the shell types it")
+struct DescribeOnlyTests {
+    static let input =
+        "id,\"name, full\",O'Brien \"x\",phone\n1,Ava,AB-1,(555) 201-0001\n2,Bo,AB-2,(555) 201-0002\n"
+
+    @Test("a name with a comma or quotes is quoted as in CSV, and --only may be repeated")
+    func quotedAndRepeated() throws {
+        let folder = try TemporaryFolder()
+        let input = try folder.write("people.csv", Self.input)
+        let outcome = try Maskclean.run([
+            "describe", input, "--only", #""name, full",phone"#, "--only", #""O'Brien ""x""""#,
+        ])
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let names = outcome.stdoutText.split(separator: "\n").filter { $0.hasPrefix("  - name: ") }
+        #expect(
+            names == [#"  - name: "name, full""#, #"  - name: "O'Brien \"x\"""#, #"  - name: "phone""#],
+            "\(outcome.stdoutText)")
+        #expect(!outcome.stdoutText.contains(#""id""#))
+        let broken = try Maskclean.run(["describe", input, "--only", #"phone,"name"#])
+        #expect(broken.status == 64 && broken.stderr.contains("--only: unterminated quoted field"))
+    }
+
+    @Test(
+        "the suggestion for a mistyped name is what to type: through a shell it names the column",
+        arguments: [(#""Name, Full""#, "name, full"), (#""o'brien ""X""""#, #"O'Brien "x""#)])
+    func typeableSuggestion(_ mistyped: String, _ column: String) throws {
+        let folder = try TemporaryFolder()
+        let input = try folder.write("people.csv", Self.input)
+        let outcome = try Maskclean.run(["describe", input, "--only", mistyped])
+        #expect(outcome.status == 64)
+        let marker = "Type it as --only "
+        let typed = try #require(outcome.stderr.range(of: marker).map { outcome.stderr[$0.upperBound...] })
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "exec \"$0\" describe \"$1\" --only \(typed)", Maskclean.binary.path, input]
+        let output = Pipe()
+        shell.standardOutput = output
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(
+            text.contains("# \"\(column.replacingOccurrences(of: "\"", with: "\\\""))\""), "\(typed): \(text)"
+        )
+    }
+}

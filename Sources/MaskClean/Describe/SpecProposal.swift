@@ -107,9 +107,13 @@ public enum Describer {
         if let only = options.only {
             for name in only where !sample.columns.contains(name) {
                 let known = sample.columns.map { "\"\($0)\"" }.joined(separator: ", ")
+                // A suggestion the shell and `--only`'s commas would take apart says how to type it.
+                let suggested = suggestion(for: name, in: sample.columns)
+                let typed = suggested.map(ColumnList.typed)
                 throw .usage(
                     "--only: no column \"\(name)\" in \(sample.file) (its columns: \(known))"
-                        + didYouMean(name, in: sample.columns))
+                        + (suggested.map { "; did you mean \"\($0)\"?" } ?? "")
+                        + (typed.map { $0 == suggested ? "" : " Type it as --only \($0)" } ?? ""))
             }
             chosen = chosen.filter { only.contains(sample.columns[$0]) }
         }
