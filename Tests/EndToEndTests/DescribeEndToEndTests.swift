@@ -185,6 +185,20 @@ struct DescribeMemoryTests {
     }
 }
 
+extension DescribeMemoryTests {
+    @Test("a temporary file for the values that cannot be made is exit 73, with nothing written")
+    func spoolNotMade() throws {
+        let folder = try TemporaryFolder()
+        let input = try folder.write("codes.csv", Self.codes(10_001))
+        let outcome = try Maskclean.run(
+            ["describe", input, "--sample", "0", "-o", folder.path("spec.yaml")],
+            environment: ["TMPDIR": folder.path("missing")])
+        #expect(outcome.status == 73)
+        #expect(outcome.stderr.contains("cannot create the temporary file"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("spec.yaml")))
+    }
+}
+
 /// Issue 24, item 19: `--only` split its text at every comma, so a column whose name holds one
 /// could not be named, yet the suggestion for a mistyped name showed it as if it could.
 @Suite("describe --only names any column, as the shell types it")
