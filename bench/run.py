@@ -24,8 +24,11 @@ report is the peak RSS of that one command; CPU time is the kernel's count for t
 of the finished children, in microseconds) and wall time is taken here around it. With --big-rows M it also runs maskclean once on an M-row file of each kind (e.g.
 5,000,000): memory should depend on the chunk size, not the file. Then it runs long formats and
 many formats on short values once each (stopped after --limit seconds), and counts instructions
-per row with callgrind on the first 50,000 records (unless --no-instructions). The report: the
-timing table, the memory and long-format tables, and the targets with this run's figures.
+per row with callgrind on the first 50,000 records (unless --no-instructions), and `describe
+--sample 0` once each on the N-row CSV and on a wide CSV (100,000 columns, 10 rows), against
+`describe` with its default sample and with --sample 200,000: describe keeps counts, not cells,
+so its memory should not grow with the records once a column's tables are full. The report: the timing table, the memory, describe and long-format tables,
+and the targets with this run's figures.
 
 Data files live in DIR (default bench-data/ at the repository root, which git ignores) and are
 reused while a stamp file beside them says they came from the same generator, seed and row count.
@@ -415,6 +418,44 @@ def run_with_limit(case, gnu_time, limit):
         return case
 
 
+# ----------------------------------------------------------------------------- describe
+
+
+def wide_csv(path, columns=100_000, rows=10):
+    """A CSV of many short columns (numbers of one to three digits), as a wide export is."""
+    if path.exists():
+        return path
+    log(f"writing {path.name} ({columns:,} columns, {rows} rows) ...")
+    lines = [",".join(f"c{i}" for i in range(columns))]
+    lines += [",".join(str((row * 7919 + i * 104729) % 1000) for i in range(columns))
+              for row in range(rows)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def describe_cases(maskclean, data_dir, data):
+    """describe with its default sample, --sample 200,000 and --sample 0 on the N-row CSV; and
+    --sample 0 on a wide CSV. Each writes its spec to DIR, so that standard output is not what is measured."""
+    wide = wide_csv(data_dir / "wide-100000.csv")
+
+    def case(label, source, rows, *extra):
+        argv = [str(maskclean), "describe", str(source), "-o", str(data_dir / "described.yaml"),
+                *extra]
+        return Case(label, argv, source, rows, masks=False)
+
+    part = min(200_000, data.rows)
+    return [case("describe, default sample (10,000 records)", data.csv, 10_000),
+            case(f"describe --sample {part:,}", data.csv, part, "--sample", str(part)),
+            case(f"describe --sample 0, {data.rows:,} rows", data.csv, data.rows, "--sample", "0"),
+            case("describe --sample 0, 100,000 columns x 10 rows", wide, 10, "--sample", "0")]
+
+
+def describe_table(cases):
+    lines = ["| what | wall s | CPU s | peak RSS MiB |", "| --- | ---: | ---: | ---: |"]
+    lines += [f"| {c.label} | {c.wall:.3f} | {c.cpu:.3f} | {c.peak_rss_mib:.1f} |" for c in cases]
+    return "\n".join(lines)
+
+
 # ----------------------------------------------------------------------------- targets
 
 
@@ -477,6 +518,14 @@ def targets(measured):
                 f"< {limit} s, < 100 MiB", case.wall < limit and case.peak_rss_mib < 100)
         else:
             add(case.label, "did not finish in time", f"< {limit} s, < 100 MiB", False)
+    if m.get("describe"):
+        _, part, whole, wide = m["describe"]
+        # Past 10,000 distinct values a column's tables are full: more records add nothing.
+        add(f"describe peak RSS, --sample 0 ({whole.rows:,} rows) over --sample {part.rows:,}",
+            f"{whole.peak_rss_mib:.1f} / {part.peak_rss_mib:.1f} MiB", "flat (<= 1.1x), <= 100 MiB",
+            whole.peak_rss_mib <= part.peak_rss_mib * 1.1 and whole.peak_rss_mib <= 100)
+        add("describe --sample 0, 100,000 columns x 10 rows (4 MB), peak RSS",
+            f"{wide.peak_rss_mib:.1f} MiB", "<= 200 MiB", wide.peak_rss_mib <= 200)
     zst = m["from zst"].wall / m["csv default"].wall
     add("reading .csv.zst over the plain CSV (default jobs)", f"{zst:.2f}x", "<= 1.20x", zst <= 1.2)
     gz = m["from gz"].wall / m["gzip -dc"].wall
@@ -618,6 +667,9 @@ def main(argv=None):
         log("long formats and many formats on short values")
         long_formats = [(case, run_with_limit(case, gnu_time, args.limit) is not None)
                         for case in long_format_cases(maskclean, data_dir)]
+        log("describe, default sample and --sample 0")
+        described = describe_cases(maskclean, data_dir, data)
+        run_cases(described, 1, gnu_time)
         instructions = instruction_counts(maskclean, data_dir) if args.instructions else None
     except BenchError as error:
         print(f"bench: {error}", file=sys.stderr)
@@ -642,7 +694,10 @@ def main(argv=None):
             print(f"| {case.label} | {case.wall:.3f} | {case.peak_rss_mib:.1f} |")
         else:
             print(f"| {case.label} | stopped after {args.limit} s | - |")
+    print("\n### describe: counts, not cells (one run each)\n")
+    print(describe_table(described))
     measured = {
+        "describe": described,
         "floor": floor, "csv jobs 1": jobs1, "csv default": default, "csv to file": to_file,
         "dd": dd, "ndjson jobs 1": ndjson1, "ndjson default": ndjson, "cores": cores,
         "maskclean cases": [c for c in cases if c.masks] + big_cases, "big": big_cases,
@@ -650,7 +705,7 @@ def main(argv=None):
         "gzip -dc": gunzip, "from gz": from_gz, "from zst": from_zst, "to zst 1": to_zst1,
         "to zst": to_zst,
     }
-    print("\n### Targets (issues 14 and 15)\n")
+    print("\n### Targets (issues 14, 15 and 24)\n")
     print(targets_table(targets(measured)))
     print("\nThe engine's applies/s targets (>= 15 M/s ASCII phone, >= 5 M/s three-format affine "
           "phone, p50) are the Benchmarks/ table that make bench prints next; orjson and the "

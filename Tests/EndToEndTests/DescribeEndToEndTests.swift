@@ -168,3 +168,100 @@ struct DescribeEndToEndTests {
         #expect(try scratch.text("spec.yaml").contains(#"  - name: "\uFEFFphone""#))
     }
 }
+
+/// Issue 24, item 9: `describe --sample 0` kept every sampled cell, about six times the input.
+/// It keeps counts now: a column's memory stops growing at its first 10,000 distinct values.
+@Suite("describe reads in bounded memory")
+struct DescribeMemoryTests {
+    /// A column of `records` distinct 40-character codes, one shape.
+    static func codes(_ records: Int) -> String {
+        "id,code\n"
+            + (1...records).map { "\($0),AB-\(String(format: "%08d", $0))-CDEFGHIJKLMNOPQRSTUVWXYZ1234\n" }
+            .joined()
+    }
+
+    @Test("150,000 distinct values take no more memory than 20,000, and are all measured")
+    func distinctValues() throws {
+        let folder = try TemporaryFolder()
+        let small = try folder.write("small.csv", Self.codes(20_000))
+        let large = try folder.write("large.csv", Self.codes(150_000))
+        let (smallStatus, smallPeak) = try peakMemory([
+            "describe", small, "--sample", "0", "-o", folder.path("s.yaml"),
+        ])
+        let (largeStatus, largePeak) = try peakMemory([
+            "describe", large, "--sample", "0", "-o", folder.path("l.yaml"),
+        ])
+        #expect(smallStatus == 0 && largeStatus == 0)
+        if !isAddressSanitized {
+            #expect(
+                largePeak - smallPeak < 6 << 20, "peak \(smallPeak >> 20) MiB, then \(largePeak >> 20) MiB")
+        }
+        let spec = try String(contentsOfFile: folder.path("l.yaml"), encoding: .utf8)
+        #expect(spec.contains(#"# "code": 150000 values sampled, 100% in these formats' shapes."#), "\(spec)")
+        #expect(spec.contains("#   100% complete."))
+    }
+}
+
+extension DescribeMemoryTests {
+    @Test("a temporary file for the values that cannot be made is exit 73, with nothing written")
+    func spoolNotMade() throws {
+        let folder = try TemporaryFolder()
+        let input = try folder.write("codes.csv", Self.codes(10_001))
+        let outcome = try Maskclean.run(
+            ["describe", input, "--sample", "0", "-o", folder.path("spec.yaml")],
+            environment: ["TMPDIR": folder.path("missing")])
+        #expect(outcome.status == 73)
+        #expect(outcome.stderr.contains("cannot create the temporary file"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("spec.yaml")))
+    }
+}
+
+/// Issue 24, item 19: `--only` split its text at every comma, so a column whose name holds one
+/// could not be named, yet the suggestion for a mistyped name showed it as if it could.
+@Suite("describe --only names any column, as the shell types it")
+struct DescribeOnlyTests {
+    static let input =
+        "id,\"name, full\",O'Brien \"x\",phone\n1,Ava,AB-1,(555) 201-0001\n2,Bo,AB-2,(555) 201-0002\n"
+
+    @Test("a name with a comma or quotes is quoted as in CSV, and --only may be repeated")
+    func quotedAndRepeated() throws {
+        let folder = try TemporaryFolder()
+        let input = try folder.write("people.csv", Self.input)
+        let outcome = try Maskclean.run([
+            "describe", input, "--only", #""name, full",phone"#, "--only", #""O'Brien ""x""""#,
+        ])
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let names = outcome.stdoutText.split(separator: "\n").filter { $0.hasPrefix("  - name: ") }
+        #expect(
+            names == [#"  - name: "name, full""#, #"  - name: "O'Brien \"x\"""#, #"  - name: "phone""#],
+            "\(outcome.stdoutText)")
+        #expect(!outcome.stdoutText.contains(#""id""#))
+        let broken = try Maskclean.run(["describe", input, "--only", #"phone,"name"#])
+        #expect(broken.status == 64 && broken.stderr.contains("--only: unterminated quoted field"))
+    }
+
+    @Test(
+        "the suggestion for a mistyped name is what to type: through a shell it names the column",
+        arguments: [(#""Name, Full""#, "name, full"), (#""o'brien ""X""""#, #"O'Brien "x""#)])
+    func typeableSuggestion(_ mistyped: String, _ column: String) throws {
+        let folder = try TemporaryFolder()
+        let input = try folder.write("people.csv", Self.input)
+        let outcome = try Maskclean.run(["describe", input, "--only", mistyped])
+        #expect(outcome.status == 64)
+        let marker = "Type it as --only "
+        let typed = try #require(outcome.stderr.range(of: marker).map { outcome.stderr[$0.upperBound...] })
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "exec \"$0\" describe \"$1\" --only \(typed)", Maskclean.binary.path, input]
+        let output = Pipe()
+        shell.standardOutput = output
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(
+            text.contains("# \"\(column.replacingOccurrences(of: "\"", with: "\\\""))\""), "\(typed): \(text)"
+        )
+    }
+}

@@ -183,6 +183,18 @@ struct CIReportTests {
         for text in [report.json, report.junit, report.markdown] { #expect(!text.contains("551x")) }
     }
 
+    @Test(
+        "redaction hides every letter and numeral of any script, with its marks: only the shape is left",
+        arguments: [
+            ("⑤⑤⑤-①②③④", "999-9999"), ("x² + ⅔ = Ⅻ", "x9 + 9 = 9"), ("５５５ 𝟓", "999 9"),
+            ("e\u{301}-E\u{301}", "x-X"), ("ⒶⒷ ⓐ", "XX x"), ("ǅ ʰ ا", "X x x"),
+            ("1\u{FE0F}\u{20E3} 🙂", "9 🙂"),
+            ("\u{301}-", "x-"),
+        ])
+    func redactionOfAnyScript(_ value: String, _ shape: String) {
+        #expect(Sample.redact(value) == shape)
+    }
+
     @Test("the Markdown summary stays within its limit, leaving out samples first")
     func markdownLimit() throws {
         let report = try report(#""minComplete":0.9"#, complete: 50)

@@ -228,6 +228,41 @@ struct DescribeTests {
         #expect(yaml.contains(shown), "\(yaml)")
     }
 
+    @Test(
+        "a comment shows no letter or numeral of the data: circled, superscript and marked ones are placeholders"
+    )
+    func commentsHideData() throws {
+        let cells = Array(repeating: "06429", count: 8) + ["⑤⑤⑤-①②③④", "1\u{301}2\u{301}x²"]
+        let column = try Describer.propose("zip", cells: cells, unmaskable: 0)
+        let yaml = SpecProposal(file: "x.csv", records: 10, columns: [column]).yaml
+        #expect(yaml.contains(#"not complete, by shape: "999-9999" 1, "99[A]9" 1."#), "\(yaml)")
+        for character in ["⑤", "①", "²", "\u{301}"] { #expect(!yaml.contains(character)) }
+    }
+
+    @Test(
+        "a value with a character no one types makes no format and counts against the column",
+        arguments: [
+            "\u{1B}[31m", "\u{1B}[0m\u{7}", "AB\u{200E}-1234", "\u{E000}\u{E001}", "\u{FFFD}\u{FFFD}",
+            "AB-12\u{2028}34", "\u{378}1",
+        ])
+    func untypeable(_ garbage: String) throws {
+        let cells = (1...18).map { "AB-\(1000 + $0)" } + [garbage, garbage]
+        let column = try Describer.propose("code", cells: cells, unmaskable: 0)
+        #expect(column.formats == ["[AA]-[0000]"])
+        #expect(column.covered == 18)
+        #expect(column.notes == ["2 with a control or invisible character, which no format takes"])
+    }
+
+    @Test("a column one in ten of whose values is a terminal escape is not 100% complete")
+    func terminalEscapes() throws {
+        let cells = (1...90).map { "AB-\(1000 + $0)" } + Array(repeating: "\u{1B}[31m", count: 10)
+        let column = try Describer.propose("code", cells: cells, unmaskable: 0)
+        #expect(column.formats == ["[AA]-[0000]"])
+        #expect(column.complete == 90 && column.minCompleteHundredths == 90)
+        let yaml = SpecProposal(file: "x.csv", records: 100, columns: [column]).yaml
+        #expect(!yaml.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
+    }
+
     @Test("minComplete is the complete share rounded down to hundredths, written as its shortest decimal")
     func minCompleteText() {
         #expect(SpecProposal.minComplete(100) == "1")
@@ -246,7 +281,11 @@ struct DescribeTests {
         var options = DescribeOptions(input: csv)
         let sample = try RecordSample.read(options)
         #expect(sample.columns == ["id", "phone"])
-        #expect(sample.cells == [["1", "2", "3"], ["(555) 201-0001", "", "555.201.0003"]])
+        #expect(sample.records == 3)
+        #expect(
+            sample.tallies.map(\.distinct) == [
+                ["1": 1, "2": 1, "3": 1], ["(555) 201-0001": 1, "555.201.0003": 1],
+            ])
         let ndjson = try folder.write(
             "b.ndjson",
             #"{"zip": 6429, "n": {"a": 1}}"# + "\n" + #"{"phone": "5552010001", "zip": null, "n": true}"#
@@ -256,12 +295,12 @@ struct DescribeTests {
         let first = try RecordSample.read(options)
         #expect(first.records == 1)
         #expect(first.columns == ["zip", "n"])
-        #expect(first.cells[0] == ["6429"])
+        #expect(first.tallies[0].distinct == ["6429": 1])
         options.sample = 0
         let all = try RecordSample.read(options)
         #expect(all.columns == ["zip", "n", "phone"])
-        #expect(all.cells == [["6429", ""], ["", ""], ["", "5552010001"]])
-        #expect(all.unmaskable == [0, 2, 0])
+        #expect(all.tallies.map(\.distinct) == [["6429": 1], [:], ["5552010001": 1]])
+        #expect(all.tallies.map(\.unmaskable) == [0, 2, 0])
     }
 
     @Test("an added column whose default name the input has is written as null, which run accepts")
@@ -294,5 +333,38 @@ struct DescribeTests {
                 "--only: no column \"Phone\" in \(csv) (its columns: \"id\", \"phone\", \"zip\"); did you mean \"phone\"?"
             )
         ) { try Describer.describe(options) }
+    }
+
+    @Test(
+        "values beyond a column's distinct ones go to the spool and are measured as if kept",
+        arguments: ["demo/customers.csv", "cases/describe-orders-tsv/orders.tsv", "dialects/customers.csv"])
+    func spooledValues(_ fixture: String) throws {
+        var options = DescribeOptions(input: Self.fixtures.appendingPathComponent(fixture).path)
+        options.sample = 0
+        let kept = try Describer.describe(options)
+        let spooled = try Describer.describe(options, limits: .init(distinctValues: 3, shapes: .max))
+        #expect(spooled.yaml == kept.yaml)
+        #expect(try RecordSample.read(options, limits: .init(distinctValues: 3, shapes: .max)).spool != nil)
+    }
+
+    @Test("a column of more shapes than are counted says so, and its other values make no format")
+    func shapesBeyondTheCount() throws {
+        let folder = try TemporaryFolder()
+        let notes = (1...40).map { "\(String(repeating: "word ", count: $0))" }
+        let csv = try folder.write(
+            "notes.csv", "id,zip,note\n" + notes.enumerated().map { "\($0),0642\($0 % 10),\($1)\n" }.joined())
+        var options = DescribeOptions(input: csv)
+        options.only = ["zip", "note"]
+        let proposal = try Describer.describe(options, limits: .init(distinctValues: 2, shapes: 3))
+        #expect(proposal.columns[1].leftOut == "free text: words in 40 of 40 values, more than 5 shapes")
+        #expect(proposal.columns[0].formats == ["[00000]"] && proposal.columns[0].complete == 40)
+    }
+
+    @Test("a shape's format names it: read back, it is the same shape")
+    func shapeFromFormat() {
+        for value in ["(555) 123-4567", "Zoë 7", "٣٤٥-12", "[x]{y}\\", "**** 6434", "a\u{301}-b", ""] {
+            let shape = ValueShape(value)
+            #expect(ValueShape(format: shape.format) == shape, "\(value)")
+        }
     }
 }

@@ -1,3 +1,97 @@
+/// A column's values of one kind, added up: what its formats and notes are made from
+/// (`KindFormats`), without the values.
+struct KindTally {
+    let kind: ValueKind
+    var count = 0
+    /// Phone numbers without an extension and with one, and each marker's count and the most
+    /// digits seen after it (the first `ColumnTally.distinctKept` markers).
+    var withoutExtension = 0
+    var withExtension = 0
+    var markers: [String: (count: Int, digits: Int)] = [:]
+    /// How many card numbers have each count of digits.
+    var cardLengths: [Int: Int] = [:]
+    /// ISO dates and the others, their separators and orders.
+    var iso = DateWidths()
+    var other = DateWidths()
+    var separators: [Character: Int] = [:]
+    var dayFirst = 0
+    var monthFirst = 0
+    /// ZIP codes with their four more digits.
+    var plusFour = 0
+
+    init(kind: ValueKind) {
+        self.kind = kind
+    }
+
+    mutating func add(_ match: KindMatch, count: Int) {
+        self.count += count
+        switch match {
+        case .phone(let number):
+            guard let marker = number.extensionMarker else {
+                withoutExtension += count
+                return
+            }
+            withExtension += count
+            if markers.count < ColumnTally.distinctKept || markers[marker] != nil {
+                let known = markers[marker] ?? (0, 0)
+                markers[marker] = (known.count + count, max(known.digits, number.extensionDigits))
+            }
+        case .card(let digits): cardLengths[digits, default: 0] += count
+        case .date(let date):
+            if date.order == .iso {
+                iso.add(date.widths, count: count)
+            } else {
+                other.add(date.widths, count: count)
+                separators[date.separator ?? "/", default: 0] += count
+                if date.order == .dayFirst { dayFirst += count }
+                if date.order == .monthFirst { monthFirst += count }
+            }
+        case .zip(let hasFour): if hasFour { plusFour += count }
+        }
+    }
+
+    mutating func merge(_ other: KindTally) {
+        count += other.count
+        withoutExtension += other.withoutExtension
+        withExtension += other.withExtension
+        for (marker, figures) in other.markers
+        where markers.count < ColumnTally.distinctKept || markers[marker] != nil {
+            let known = markers[marker] ?? (0, 0)
+            markers[marker] = (known.count + figures.count, max(known.digits, figures.digits))
+        }
+        cardLengths.merge(other.cardLengths, uniquingKeysWith: +)
+        iso.merge(other.iso)
+        self.other.merge(other.other)
+        separators.merge(other.separators, uniquingKeysWith: +)
+        dayFirst += other.dayFirst
+        monthFirst += other.monthFirst
+        plusFour += other.plusFour
+    }
+}
+
+/// How many dates of a family there are, and the fewest and most digits each part has.
+struct DateWidths {
+    var count = 0
+    var shortest = [Int.max, Int.max, Int.max]
+    var longest = [0, 0, 0]
+
+    mutating func add(_ widths: [Int], count: Int) {
+        self.count += count
+        for part in 0..<3 {
+            shortest[part] = min(shortest[part], widths[part])
+            longest[part] = max(longest[part], widths[part])
+        }
+    }
+
+    mutating func merge(_ other: DateWidths) {
+        count += other.count
+        for part in 0..<3 {
+            shortest[part] = min(shortest[part], other.shortest[part])
+            longest[part] = max(longest[part], other.longest[part])
+        }
+    }
+}
+
 /// The canonical formats `describe` proposes for each kind of value (docs/command-line.md), made
 /// from the values of the kind that a column holds: the most common first, then up to five
 /// alternatives by how many values need them.
@@ -6,36 +100,27 @@ enum KindFormats {
     /// written, with room for the most digits seen after it.
     static let phone = "+1 ([000]) [000]-[0000]"
 
-    static func formats(_ matches: [KindMatch]) -> (formats: [String], notes: [String]) {
-        switch matches.first {
-        case .phone: phoneFormats(matches)
-        case .card: cardFormats(matches)
-        case .date: dateFormats(matches)
-        case .zip: zipFormats(matches)
-        case nil: ([], [])
+    static func formats(_ tally: KindTally) -> (formats: [String], notes: [String]) {
+        guard tally.count > 0 else { return ([], []) }
+        switch tally.kind {
+        case .phone: return phoneFormats(tally)
+        case .card: return cardFormats(tally)
+        case .date: return dateFormats(tally)
+        case .zip: return zipFormats(tally)
         }
     }
 
-    private static func phoneFormats(_ matches: [KindMatch]) -> ([String], [String]) {
-        var markers: [String: (count: Int, digits: Int)] = [:]
-        var withoutExtension = 0
-        for case .phone(let number) in matches {
-            guard let marker = number.extensionMarker else {
-                withoutExtension += 1
-                continue
-            }
-            markers[marker, default: (0, 0)].count += 1
-            markers[marker]!.digits = max(markers[marker]!.digits, number.extensionDigits)
-        }
+    private static func phoneFormats(_ tally: KindTally) -> ([String], [String]) {
+        let markers = tally.markers
         let extensions = markers.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.prefix(5).map
         {
             phone + $0.key.map(ValueShape.freeCharacter).joined() + "[0"
                 + String(repeating: "9", count: $0.value.digits - 1)
                 + "]"
         }
-        let shown = markers.values.reduce(0) { $0 + $1.count }
+        let shown = tally.withExtension
         let notes = shown > 0 ? ["\(shown) with an extension"] : []
-        return (withoutExtension > 0 || extensions.isEmpty ? [phone] + extensions : extensions, notes)
+        return (tally.withoutExtension > 0 || extensions.isEmpty ? [phone] + extensions : extensions, notes)
     }
 
     /// Each length's usual grouping: 4-4-4-4 for 16 digits, 4-6-5 for 15 (American Express),
@@ -51,10 +136,8 @@ enum KindFormats {
         return groups.map { "[" + String(repeating: "0", count: $0) + "]" }.joined(separator: " ")
     }
 
-    private static func cardFormats(_ matches: [KindMatch]) -> ([String], [String]) {
-        var lengths: [Int: Int] = [:]
-        for case .card(let digits) in matches { lengths[digits, default: 0] += 1 }
-        let formats = lengths.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6).map {
+    private static func cardFormats(_ tally: KindTally) -> ([String], [String]) {
+        let formats = tally.cardLengths.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6).map {
             cardFormat(digits: $0.key)
         }
         return (formats, ["Luhn check passed"])
@@ -62,15 +145,12 @@ enum KindFormats {
 
     /// ISO dates as `[0000]{-}[00]{-}[00]`, the others as `[09]{/}[09]{/}[0099]` with the
     /// separator most of them have: `{}` keeps the separators in the extracted value, a date.
-    private static func dateFormats(_ matches: [KindMatch]) -> ([String], [String]) {
-        var iso: [DateValue] = []
-        var other: [DateValue] = []
-        for case .date(let date) in matches { date.order == .iso ? iso.append(date) : other.append(date) }
+    private static func dateFormats(_ tally: KindTally) -> ([String], [String]) {
+        let (iso, other, dayFirst, monthFirst) = (tally.iso, tally.other, tally.dayFirst, tally.monthFirst)
         var families: [(count: Int, format: String)] = []
-        if !iso.isEmpty { families.append((iso.count, format(iso, separator: "-"))) }
-        if !other.isEmpty {
-            var separators: [Character: Int] = [:]
-            for date in other { separators[date.separator ?? "/", default: 0] += 1 }
+        if iso.count > 0 { families.append((iso.count, format(iso, separator: "-"))) }
+        if other.count > 0 {
+            let separators = tally.separators
             // The most common; on a tie, `/` before `-` before `.`.
             let preference: [Character] = ["/", "-", "."]
             let separator = preference.max {
@@ -81,11 +161,9 @@ enum KindFormats {
             families.append((other.count, format(other, separator: separator)))
         }
         let formats = families.sorted { $0.count > $1.count }.map(\.format)
-        let dayFirst = other.count { $0.order == .dayFirst }
-        let monthFirst = other.count { $0.order == .monthFirst }
         var notes: [String] = []
-        if !iso.isEmpty { notes.append("\(iso.count) year first (ISO)") }
-        if !other.isEmpty {
+        if iso.count > 0 { notes.append("\(iso.count) year first (ISO)") }
+        if other.count > 0 {
             switch (dayFirst, monthFirst) {
             case (0, 0):
                 notes.append(
@@ -104,12 +182,10 @@ enum KindFormats {
 
     /// The parts' slots: as many mandatory digits as the shortest value has, optional ones up to
     /// the longest.
-    private static func format(_ dates: [DateValue], separator: Character) -> String {
+    private static func format(_ dates: DateWidths, separator: Character) -> String {
         let parts = (0..<3).map { part in
-            let widths = dates.map { $0.widths[part] }
-            let shortest = widths.min()!
-            return "[" + String(repeating: "0", count: shortest)
-                + String(repeating: "9", count: widths.max()! - shortest)
+            "[" + String(repeating: "0", count: dates.shortest[part])
+                + String(repeating: "9", count: dates.longest[part] - dates.shortest[part])
                 + "]"
         }
         let fixed = "{" + ValueShape.freeCharacter(separator) + "}"
@@ -118,9 +194,9 @@ enum KindFormats {
 
     /// `[00000]` and, when some have their four more digits, `[00000]{-}[0000]`: the hyphen is
     /// part of a ZIP+4, so it stays in the extracted value.
-    private static func zipFormats(_ matches: [KindMatch]) -> ([String], [String]) {
-        let plusFour = matches.count { if case .zip(true) = $0 { true } else { false } }
-        let five = matches.count - plusFour
+    private static func zipFormats(_ tally: KindTally) -> ([String], [String]) {
+        let plusFour = tally.plusFour
+        let five = tally.count - plusFour
         let formats = [(five, "[00000]"), (plusFour, "[00000]{-}[0000]")].filter { $0.0 > 0 }
             .sorted { $0.0 > $1.0 }.map(\.1)
         return (formats, plusFour > 0 ? ["\(plusFour) ZIP+4"] : [])

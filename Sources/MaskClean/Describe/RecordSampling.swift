@@ -17,8 +17,9 @@ public struct DescribeOptions: Sendable {
     }
 }
 
-/// The first records of an input, column by column: each column's cells as text, in record order.
-/// A cell that is missing, JSON `null` or the empty string is `""`, as a run counts it empty.
+/// The first records of an input, column by column, added up as they are read: each column's
+/// tally of its values (`ColumnTally`), never the cells, so that memory does not grow with the
+/// records. A cell that is missing, JSON `null` or the empty string is empty, as a run counts it.
 struct RecordSample {
     static let defaultSize = 10_000
 
@@ -28,16 +29,20 @@ struct RecordSample {
     var records = 0
     /// The columns in input order: a CSV header's names, or JSON keys as first met.
     var columns: [String] = []
-    /// Each column's cells, one a record.
-    var cells: [[String]] = []
-    /// For each column, how many cells held a JSON object, array or boolean, which no run masks.
-    var unmaskable: [Int] = []
+    /// Each column's values, added up.
+    var tallies: [ColumnTally] = []
+    /// The values beyond a column's first distinct ones, made when the first such value comes.
+    var spool: ValueSpool?
+    /// What a column keeps in memory.
+    var limits = ColumnTally.Limits()
     private var columnIndex: [String: Int] = [:]
 
     /// Reads up to `options.sample` records (all for 0) with the readers `run` uses: the same
     /// formats, decompression and errors. Records are read a chunk at a time and reading stops
     /// once enough are in, so a huge input is not read to its end.
-    static func read(_ options: DescribeOptions) throws(MaskCleanError) -> RecordSample {
+    static func read(
+        _ options: DescribeOptions, limits: ColumnTally.Limits = .init()
+    ) throws(MaskCleanError) -> RecordSample {
         let format: RecordFormat
         if let chosen = options.inputFormat {
             format = chosen
@@ -56,6 +61,7 @@ struct RecordSample {
             spec: Spec(file: "", notations: [], columns: []), options: runOptions, outputFormat: .ndjson,
             delimiter: options.delimiter ?? format.defaultDelimiter)
         var sample = RecordSample(file: input.name)
+        sample.limits = limits
         let limit = options.sample > 0 ? options.sample : Int.max
         switch format {
         case .csv, .tsv: try sample.read(CSVSource(input: input, settings), input, runOptions, limit: limit)
@@ -86,7 +92,7 @@ struct RecordSample {
             switch event {
             case .chunk(let chunk):
                 let result = processor.process(chunk, into: ByteBuffer())
-                add(result.output.bytes, limit: limit)
+                try add(result.output.bytes, limit: limit)
                 // A bad record past the records wanted is none of the sample's business.
                 if let fatal = result.fatal, records < limit { throw fatal }
                 returned = chunk.buffer
@@ -105,7 +111,7 @@ struct RecordSample {
 
     /// Adds the records of NDJSON text (what the reader wrote), up to `limit` in all: each
     /// top-level member's value as a cell (strings decoded, numbers as written).
-    private mutating func add(_ text: UnsafeBufferPointer<UInt8>, limit: Int) {
+    private mutating func add(_ text: UnsafeBufferPointer<UInt8>, limit: Int) throws(MaskCleanError) {
         var scanner = JSONScanner(text)
         let reader = JSONScanner(text)
         while records < limit, let next = scanner.peek() {
@@ -132,12 +138,17 @@ struct RecordSample {
                 case .object, .array, .bool: record.append((index, nil))
                 }
             }
-            for index in cells.indices { cells[index].append("") }
-            for (index, cell) in record {
-                if let cell {
-                    cells[index][records] = cell
-                } else {
-                    unmaskable[index] += 1
+            // The last cell of a column named twice is the one a run reads: counted from the end.
+            for (index, cell) in record.reversed() {
+                guard let cell else {
+                    tallies[index].unmaskable += 1
+                    continue
+                }
+                guard tallies[index].lastRecord != records else { continue }
+                tallies[index].lastRecord = records
+                guard !cell.isEmpty else { continue }
+                if !tallies[index].add(cell, limits) {
+                    try madeSpool().append(column: index, cell)
                 }
             }
             records += 1
@@ -149,8 +160,15 @@ struct RecordSample {
         if let index = columnIndex[name] { return index }
         columnIndex[name] = columns.count
         columns.append(name)
-        cells.append(Array(repeating: "", count: records))
-        unmaskable.append(0)
+        tallies.append(ColumnTally())
         return columns.count - 1
+    }
+
+    /// The spool, made the first time a value needs it.
+    private mutating func madeSpool() throws(MaskCleanError) -> ValueSpool {
+        if let spool { return spool }
+        let made = try ValueSpool()
+        spool = made
+        return made
     }
 }

@@ -35,11 +35,51 @@ public struct ColumnProposal: Sendable, Equatable {
     public var complete = 0
     /// What the comment says of the kind's values (`12 with an extension`).
     public var notes: [String] = []
-    /// The most common shapes of the values that did not come out complete, as formats.
+    /// The most common shapes of the values that did not come out complete, as formats, with
+    /// every character of the data that redaction hides as its placeholder (`shownFormat`).
     public var uncovered: [ShapeCount] = []
 
     /// The complete share in hundredths, rounded down, so that the sample passes it.
     public var minCompleteHundredths: Int { values == 0 ? 100 : complete * 100 / values }
+}
+
+/// A proposed column's values masked with its formats, one after another.
+struct Measure {
+    let mask: AffineMask
+    let buffer = ApplyBuffer()
+    var complete = 0
+    var uncovered: [String: Int] = [:]
+
+    /// The column's spec as written compiles.
+    init(_ column: ColumnProposal) throws(MaskCleanError) {
+        let spec = try SpecLoader.parse(Array(SpecProposal.json([column]).utf8), file: "proposed spec")
+        mask = spec.columns[0].mask
+    }
+
+    mutating func add(_ value: String, count: Int) {
+        var value = value
+        value.withUTF8 { add(utf8: $0, count: count) }
+    }
+
+    mutating func add(utf8 value: UnsafeBufferPointer<UInt8>, count: Int = 1) {
+        if mask.apply(utf8: value, into: buffer).status == .complete {
+            complete += count
+        } else {
+            let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
+            // As many shapes as a column counts of its values (`ColumnTally`): the common ones
+            // are among the first, and only three are shown.
+            if uncovered.count < ColumnTally.distinctKept || uncovered[shape] != nil {
+                uncovered[shape, default: 0] += count
+            }
+        }
+    }
+
+    /// The column's complete count, and the most common shapes of its other values.
+    func finish(_ column: inout ColumnProposal) {
+        column.complete = complete
+        column.uncovered = uncovered.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .prefix(Describer.uncoveredShown).map { ShapeCount(shape: $0.key, count: $0.value) }
+    }
 }
 
 /// A shape, written as the format that fits it, and how many values have it.
@@ -56,22 +96,34 @@ public enum Describer {
     static let uncoveredShown = 3
 
     public static func describe(_ options: DescribeOptions) throws(MaskCleanError) -> SpecProposal {
-        let sample = try RecordSample.read(options)
+        try describe(options, limits: .init())
+    }
+
+    static func describe(_ options: DescribeOptions, limits: ColumnTally.Limits) throws(MaskCleanError)
+        -> SpecProposal
+    {
+        let sample = try RecordSample.read(options, limits: limits)
         var chosen = Array(sample.columns.indices)
         if let only = options.only {
             for name in only where !sample.columns.contains(name) {
                 let known = sample.columns.map { "\"\($0)\"" }.joined(separator: ", ")
+                // A suggestion the shell and `--only`'s commas would take apart says how to type it.
+                let suggested = suggestion(for: name, in: sample.columns)
+                let typed = suggested.map(ColumnList.typed)
                 throw .usage(
                     "--only: no column \"\(name)\" in \(sample.file) (its columns: \(known))"
-                        + didYouMean(name, in: sample.columns))
+                        + (suggested.map { "; did you mean \"\($0)\"?" } ?? "")
+                        + (typed.map { $0 == suggested ? "" : " Type it as --only \($0)" } ?? ""))
             }
             chosen = chosen.filter { only.contains(sample.columns[$0]) }
         }
         var columns: [ColumnProposal] = []
         for index in chosen {
+            let tally = sample.tallies[index]
             columns.append(
                 try propose(
-                    sample.columns[index], cells: sample.cells[index], unmaskable: sample.unmaskable[index]))
+                    sample.columns[index], tally.summary, empty: sample.records - tally.values,
+                    unmaskable: tally.unmaskable))
         }
         let inputNames = Set(sample.columns)
         for index in columns.indices where columns[index].leftOut == nil {
@@ -80,6 +132,11 @@ public enum Describer {
             }
             .map(\.key)
         }
+        // Each proposed column is loaded as written (`Measure`), one at a time: the spec of a
+        // hundred thousand columns is not held compiled. Across columns nothing can clash: the
+        // names are the input's, and an added column's is a name plus a suffix that no other
+        // suffix ends like, or null when the input has it.
+        try measure(&columns, sample, chosen)
         let proposal = SpecProposal(file: sample.file, records: sample.records, columns: columns)
         guard !proposal.proposed.isEmpty else {
             let reasons = columns.map { "\($0.name): \($0.leftOut ?? "")" }.joined(separator: "; ")
@@ -88,8 +145,6 @@ public enum Describer {
                 "no column to propose from \(plural(sample.records, "record"))"
                     + (reasons.isEmpty ? "" : " (\(reasons))"))
         }
-        // Every proposed format compiles: the spec as written loads.
-        _ = try SpecLoader.parse(Array(proposal.json.utf8), file: "proposed spec")
         return proposal
     }
 
@@ -99,31 +154,49 @@ public enum Describer {
         (key: "statusColumn", suffix: "_status"),
     ]
 
-    /// Judges one column from its sampled cells.
+    /// Judges one column from its sampled cells, and measures it: what `describe` does with a
+    /// column's tally and spool, all in memory.
     static func propose(_ name: String, cells: [String], unmaskable: Int) throws(MaskCleanError)
         -> ColumnProposal
     {
-        let values = cells.filter { !$0.isEmpty }
-        var column = ColumnProposal(name: name, values: values.count, empty: cells.count - values.count)
+        var tally = ColumnTally()
+        for cell in cells where !cell.isEmpty { _ = tally.add(cell, .init(distinctValues: .max)) }
+        var column = try propose(
+            name, tally.summary, empty: cells.count - tally.values, unmaskable: unmaskable)
+        if column.leftOut == nil {
+            var measure = try Measure(column)
+            for (value, count) in tally.distinct { measure.add(value, count: count) }
+            measure.finish(&column)
+        }
+        return column
+    }
+
+    /// Judges one column from its values' tally: its kind or formats, or why it is left out.
+    /// The complete share is for `measure` to count.
+    static func propose(_ name: String, _ tally: ValueTally, empty: Int, unmaskable: Int)
+        throws(MaskCleanError) -> ColumnProposal
+    {
+        var column = ColumnProposal(name: name, values: tally.values, empty: empty)
         if unmaskable > 0 {
             column.values += unmaskable
             column.leftOut =
                 "JSON objects, arrays or booleans, which are not masked, in \(plural(unmaskable, "value"))"
             return column
         }
-        guard !values.isEmpty else {
-            column.leftOut = "every sampled cell is empty (\(plural(cells.count, "record")))"
+        guard tally.values > 0 else {
+            column.leftOut = "every sampled cell is empty (\(plural(empty, "record")))"
             return column
         }
-        var shapes: [ValueShape: Int] = [:]
-        for value in values { shapes[ValueShape(value), default: 0] += 1 }
-        let ranked = shapes.map { (shape: $0.key, format: $0.key.format, count: $0.value) }
+        let values = tally.values
+        let ranked = tally.shapes.map { (shape: ValueShape(format: $0.key), format: $0.key, count: $0.value) }
             .sorted { ($0.count, $1.format) > ($1.count, $0.format) }
-        if let (kind, matches) = recognisedKind(values) {
-            column.kind = kind.name
-            column.covered = matches.count
-            (column.formats, column.notes) = KindFormats.formats(matches)
-        } else if let reason = unsuitable(values: values.count, ranked: ranked.map { ($0.shape, $0.count) }) {
+        // A column of more shapes than are counted says so; its other values make no format.
+        let shapeCount = (tally.otherShapes > 0 ? "more than " : "") + "\(ranked.count)"
+        if let kind = recognisedKind(tally) {
+            column.kind = kind.kind.name
+            column.covered = kind.count
+            (column.formats, column.notes) = KindFormats.formats(kind)
+        } else if let reason = unsuitable(tally, ranked: ranked.map { ($0.shape, $0.count) }, shapeCount) {
             column.leftOut = reason
             return column
         } else {
@@ -131,80 +204,91 @@ public enum Describer {
             // the largest group's, the alternatives the next ones that more than a stray value
             // or two have: one in twenty values at least.
             var groups: [[ValueShape.Step]: (format: String, count: Int)] = [:]
-            for shape in ranked {
+            for shape in ranked where shape.shape.isTypeable {
                 groups[shape.shape.skeleton, default: (shape.format, 0)].count += shape.count
             }
+            guard !groups.isEmpty else {
+                column.leftOut =
+                    "no value that a format could take: each has a control or invisible character"
+                return column
+            }
             let rankedGroups = groups.values.sorted { ($0.count, $1.format) > ($1.count, $0.format) }
-            let frequent = max(2, values.count / 20)
+            let frequent = max(2, values / 20)
             let formats =
                 [rankedGroups[0]]
                 + rankedGroups.dropFirst().prefix(maximumAlternatives).filter { $0.count >= frequent }
             column.covered = formats.reduce(0) { $0 + $1.count }
-            guard column.covered * 2 >= values.count else {
+            guard column.covered * 2 >= values else {
                 let top = rankedGroups.prefix(1 + maximumAlternatives).reduce(0) { $0 + $1.count }
                 column.leftOut =
-                    "too many shapes: \(ranked.count) in \(values.count) values, the \(min(rankedGroups.count, 1 + maximumAlternatives)) most common formats would cover \(percent(top, of: values.count))"
+                    "too many shapes: \(shapeCount) in \(values) values, the \(min(rankedGroups.count, 1 + maximumAlternatives)) most common formats would cover \(percent(top, of: values))"
                 return column
             }
             column.formats = formats.map(\.format)
-            let failingLuhn = values.count { ValueKind.failsLuhn($0) }
-            if failingLuhn > 0 {
+            if tally.failingLuhn > 0 {
                 column.notes.append(
-                    "\(failingLuhn) like card numbers (13 to 19 digits) but failing the Luhn check")
+                    "\(tally.failingLuhn) like card numbers (13 to 19 digits) but failing the Luhn check")
+            }
+            if tally.untypeable > 0 {
+                column.notes.append(
+                    "\(tally.untypeable) with a control or invisible character, which no format takes")
             }
         }
-        try measure(&column, values)
         return column
     }
 
     /// The kind most values are, when at least half of them are.
-    static func recognisedKind(_ values: [String]) -> (ValueKind, [KindMatch])? {
-        var best: (ValueKind, [KindMatch])?
-        for kind in ValueKind.allCases {
-            let matches = values.compactMap(kind.match)
-            if matches.count * 2 >= values.count && matches.count > (best?.1.count ?? 0) {
-                best = (kind, matches)
-            }
+    static func recognisedKind(_ tally: ValueTally) -> KindTally? {
+        var best: KindTally?
+        for kind in tally.kinds where kind.count * 2 >= tally.values && kind.count > (best?.count ?? 0) {
+            best = kind
         }
         return best
     }
 
     /// Why values of no recognised kind make no format: words of every length (free text), or
     /// whole numbers of every length (an identifier, a count), which a mask does not check.
-    static func unsuitable(values: Int, ranked: [(shape: ValueShape, count: Int)]) -> String? {
+    static func unsuitable(
+        _ tally: ValueTally, ranked: [(shape: ValueShape, count: Int)], _ shapeCount: String
+    ) -> String? {
+        let values = tally.values
         let wordy = ranked.filter { $0.shape.hasLetterRun(of: 3) }
-        let withWords = wordy.reduce(0) { $0 + $1.count }
+        let withWords = wordy.reduce(0) { $0 + $1.count } + tally.otherShapesWithWords
         if withWords * 2 >= values, (wordy.first?.count ?? 0) * 2 < withWords {
             return
-                "free text: words in \(withWords) of \(plural(values, "value")), \(plural(ranked.count, "shape"))"
+                "free text: words in \(withWords) of \(plural(values, "value")), \(shapeCount) shape"
+                + (shapeCount == "1" ? "" : "s")
         }
-        if ranked.count > 1, ranked.allSatisfy({ $0.shape.isDigitsOnly }) {
+        if ranked.count + tally.otherShapes > 1, tally.otherShapesNotDigitsOnly == 0,
+            ranked.allSatisfy({ $0.shape.isDigitsOnly })
+        {
             return
-                "whole numbers of \(ranked.count) lengths (an identifier or a count), which a mask does not check"
+                "whole numbers of \(shapeCount) lengths (an identifier or a count), which a mask does not check"
         }
         return nil
     }
 
-    /// Masks the values with the column's formats, as a run would, and notes how many came out
-    /// complete and the shapes of the others.
-    static func measure(_ column: inout ColumnProposal, _ values: [String]) throws(MaskCleanError) {
-        let spec = try SpecLoader.parse(Array(SpecProposal.json([column]).utf8), file: "proposed spec")
-        let mask = spec.columns[0].mask
-        let buffer = ApplyBuffer()
-        var uncovered: [String: Int] = [:]
-        for value in values {
-            var value = value
-            let status = value.withUTF8 { mask.apply(utf8: $0, into: buffer).status }
-            if status == .complete {
-                column.complete += 1
+    /// Masks every sampled value of the proposed columns with their formats, as a run would,
+    /// and notes how many came out complete and the shapes of the others: each distinct value
+    /// once, with its count, then the values in the spool, read once for every column.
+    static func measure(_ columns: inout [ColumnProposal], _ sample: RecordSample, _ chosen: [Int])
+        throws(MaskCleanError)
+    {
+        // Only the columns with values in the spool keep their mask until it is read.
+        var measures: [Int: (column: Int, measure: Measure)] = [:]
+        for (position, index) in chosen.enumerated() where columns[position].leftOut == nil {
+            var measure = try Measure(columns[position])
+            for (value, count) in sample.tallies[index].distinct { measure.add(value, count: count) }
+            if sample.tallies[index].beyond == nil {
+                measure.finish(&columns[position])
             } else {
-                uncovered[ValueShape(value).format, default: 0] += 1
+                measures[index] = (position, measure)
             }
         }
-        column.uncovered = uncovered.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(uncoveredShown)
-            .map {
-                ShapeCount(shape: $0.key, count: $0.value)
-            }
+        try sample.spool?.readBack { (index, value) throws(MaskCleanError) in
+            measures[index]?.measure.add(utf8: value)
+        }
+        for (_, entry) in measures { entry.measure.finish(&columns[entry.column]) }
     }
 
     /// `1 value`, `2 values`.

@@ -30,14 +30,39 @@ struct ValueShape: Hashable, Sendable {
         }
     }
 
+    /// The shape a format written by `format` stands for: `format` names one shape, so that a
+    /// tally keeps the text and not the steps.
+    init(format: String) {
+        steps = []
+        var characters = format.makeIterator()
+        while let character = characters.next() {
+            switch character {
+            case "\\": characters.next().map { steps.append(.literal($0)) }
+            case "[":
+                while let slot = characters.next(), slot != "]" {
+                    steps.append(slot == "0" ? .digit : .letter)
+                }
+            default: steps.append(.literal(character))
+            }
+        }
+    }
+
     /// The shape as an input-mask format that every value of the shape fills exactly.
-    var format: String {
+    var format: String { format(hidingData: false) }
+
+    /// The format as a comment shows it: a character outside the slots that redaction hides (a
+    /// circled numeral, a digit with a mark) is its placeholder (`Redaction`), so that a comment
+    /// shows no letter or numeral of the data.
+    var shownFormat: String { format(hidingData: true) }
+
+    private func format(hidingData: Bool) -> String {
         var text = ""
         var index = 0
         while index < steps.count {
             switch steps[index] {
             case .literal(let character):
-                text += Self.freeCharacter(character)
+                let placeholder = hidingData ? Redaction.placeholder(character) : nil
+                text += placeholder.map { String($0) } ?? Self.freeCharacter(character)
                 index += 1
             case .digit, .letter:
                 let kind = steps[index]
@@ -65,6 +90,32 @@ struct ValueShape: Hashable, Sendable {
                 return true
             default: return false
             }
+        }
+    }
+
+    /// Whether a person would type every character of `value`, so that its shape may be a
+    /// format: not a control character (an escape sequence, a tab, a line break), a format
+    /// character (a zero-width joiner, a direction mark, a byte-order mark), a private-use or
+    /// unassigned code point, a line or paragraph separator, or U+FFFD, which stands for bytes
+    /// that were not UTF-8.
+    static func isTypeable(_ value: String) -> Bool {
+        value.utf8.allSatisfy { (0x20...0x7E).contains($0) } || value.unicodeScalars.allSatisfy(isTypeable)
+    }
+
+    /// Whether every character of the shape is one a person would type: such characters are
+    /// never letters or digits, so only its free characters need a look.
+    var isTypeable: Bool {
+        steps.allSatisfy { step in
+            guard case .literal(let character) = step else { return true }
+            return character.unicodeScalars.allSatisfy(Self.isTypeable)
+        }
+    }
+
+    private static func isTypeable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .privateUse, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator:
+            false
+        default: scalar != "\u{FFFD}"
         }
     }
 

@@ -1,11 +1,13 @@
 /// `; did you mean "phone"?` for the name closest to a mistyped one: the same letters in another
 /// case first, then the nearest by edit distance; nothing when none is close.
 func didYouMean(_ word: String, in candidates: [String]) -> String {
+    suggestion(for: word, in: candidates).map { "; did you mean \"\($0)\"?" } ?? ""
+}
+
+/// The candidate `didYouMean` suggests, if any.
+func suggestion(for word: String, in candidates: [String]) -> String? {
     let lowered = word.lowercased()
-    if let sameLetters = candidates.first(where: { $0.lowercased() == lowered }) {
-        return "; did you mean \"\(sameLetters)\"?"
-    }
-    return closest(to: word, in: candidates).map { "; did you mean \"\($0)\"?" } ?? ""
+    return candidates.first { $0.lowercased() == lowered } ?? closest(to: word, in: candidates)
 }
 
 /// The allowed key closest to a mistyped one, when it is close enough to be the likely intent.

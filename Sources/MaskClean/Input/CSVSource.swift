@@ -182,18 +182,51 @@ public enum ColumnList {
     /// `delimiter`, so a name holding the delimiter is quoted (`id,"name, full",phone`). A usage
     /// error when it is not one record of distinct, non-empty names.
     public static func parse(_ text: String, delimiter: UInt8) throws(MaskCleanError) -> [String] {
+        let names = try fields(of: text, delimiter: delimiter, option: "--columns", line: "header line")
+        try check(names)
+        return names
+    }
+
+    /// `text` read as one CSV record with `delimiter`: its fields, unchecked. `option` and `line`
+    /// say in a message what the text is (`--only`, `line`).
+    public static func fields(of text: String, delimiter: UInt8, option: String, line: String = "line")
+        throws(MaskCleanError) -> [String]
+    {
         let fields = HeaderFields()
         let parser = CSVParser(delimiter: delimiter, sink: fields)
         var parsed = Array(text.utf8).withUnsafeBytes { parser.feed($0) }
         if parsed { parsed = parser.finish() }
-        guard parsed else { throw .usage("--columns: \(parser.errorDescription)") }
+        guard parsed else { throw .usage("\(option): \(parser.errorDescription)") }
         guard fields.records <= 1 else {
-            throw .usage("--columns holds a line break outside quotes; it is one header line")
+            throw .usage("\(option) holds a line break outside quotes; it is one \(line)")
         }
         // From a Swift string, the bytes are UTF-8.
-        let names = fields.fields.map { String(decoding: $0, as: UTF8.self) }
-        try check(names)
-        return names
+        return fields.fields.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A column name as it is typed in a shell for an option that reads a CSV line with commas
+    /// (`--only`): quoted as a CSV field when it holds a comma, a quote, a line break or spaces
+    /// at its ends, then in single quotes when the shell would take it apart.
+    public static func typed(_ name: String) -> String {
+        let csvSpecial =
+            name.unicodeScalars.contains { ",\"\r\n".unicodeScalars.contains($0) } || name.first == " "
+            || name.last == " "
+        let field = csvSpecial ? "\"" + replacing("\"", with: "\"\"", in: name) + "\"" : name
+        let plain =
+            !field.isEmpty
+            && field.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default: "_./:@%+=-".utf8.contains(byte)
+                }
+            }
+        return plain ? field : "'" + replacing("'", with: "'\\''", in: field) + "'"
+    }
+
+    private static func replacing(_ character: Character, with text: String, in name: String) -> String {
+        name.split(separator: character, omittingEmptySubsequences: false).joined(separator: text)
     }
 
     /// The rules `parse` keeps, for names given another way: at least one name, none of them

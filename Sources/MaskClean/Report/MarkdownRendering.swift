@@ -54,7 +54,9 @@ extension Report {
         if !findings.isEmpty { lines.append("") }
         lines.append(summary.split(separator: "\n").last.map(String.init) ?? "")
         if samplesRedacted {
-            lines += ["", "Sample values are redacted: letters show as x or X, digits as 9."]
+            lines += [
+                "", "Sample values are redacted: letters show as x or X, digits and other numerals as 9.",
+            ]
         }
         return lines.joined(separator: "\n") + "\n"
     }

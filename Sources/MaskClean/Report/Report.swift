@@ -23,26 +23,13 @@ public struct Sample: Sendable, Equatable {
 }
 
 extension Sample {
-    /// The sample with its value's shape but not its content: every letter `x` (`X` when it is
-    /// upper case), every decimal digit `9`, every other character as it was.
+    /// The sample with its value's shape but not its content: every letter and numeral a
+    /// placeholder (`Redaction`), every other character as it was.
     public var redacted: Sample {
         Sample(row: row, value: Self.redact(value), part: part)
     }
 
-    public static func redact(_ value: String) -> String {
-        var shape = String.UnicodeScalarView()
-        for scalar in value.unicodeScalars {
-            let properties = scalar.properties
-            if properties.numericType == .decimal {
-                shape.append("9")
-            } else if properties.isAlphabetic {
-                shape.append(properties.isUppercase ? "X" : "x")
-            } else {
-                shape.append(scalar)
-            }
-        }
-        return String(shape)
-    }
+    public static func redact(_ value: String) -> String { Redaction.redact(value) }
 }
 
 /// A record that could not be read, under `--on-error skip` or `--quarantine`: the line it

@@ -12,7 +12,10 @@ struct ReportOptions: ParsableArguments {
     @Option(help: "Write the report as a Markdown summary to this file (a CI page, a pull-request comment).")
     var markdown: String?
 
-    @Flag(help: "Show sample values by their shape only in every report: letters as x or X, digits as 9.")
+    @Flag(
+        help:
+            "Show sample values by their shape only in every report: letters as x or X, digits and other numerals as 9."
+    )
     var redactSamples = false
 
     @Option(

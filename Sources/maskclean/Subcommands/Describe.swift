@@ -1,7 +1,7 @@
 import ArgumentParser
 import MaskClean
 
-// maskclean describe INPUT [-o SPEC] [--sample N] [--only a,b,...] [--input-format F] [--delimiter D]
+// maskclean describe INPUT [-o SPEC] [--sample N] [--only a,"b, c",...]... [--input-format F] [--delimiter D]
 //                    [--no-header --columns NAMES]
 //
 // Reads the first records of an export and proposes a spec for it: a format and its alternatives
@@ -45,22 +45,33 @@ struct Describe: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Propose only these columns (names separated by commas); each must be in the input.",
+            "Propose only these columns: names separated by commas, one that holds a comma or a quote in double quotes as in CSV (--only 'id,\"name, full\"'); repeatable. Each must be in the input.",
             valueName: "names"))
-    var only: String?
+    var only: [String] = []
 
     mutating func validate() throws {
         if sample < 0 {
             throw ValidationError("--sample must be 0 (every record) or more")
         }
-        if let names = onlyNames, names.contains(where: \.isEmpty) {
+        if let names = try onlyNames(), names.contains(where: \.isEmpty) {
             throw ValidationError("--only needs column names separated by commas, none of them empty")
         }
         _ = try reader.columnNames(input: input)
     }
 
-    private var onlyNames: [String]? {
-        only.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    /// The names of every `--only`, each read as one CSV line with commas whatever the input's
+    /// delimiter (docs/command-line.md); nil without `--only`.
+    private func onlyNames() throws -> [String]? {
+        guard !only.isEmpty else { return nil }
+        var names: [String] = []
+        for text in only {
+            do throws(MaskCleanError) {
+                names += try ColumnList.fields(of: text, delimiter: UInt8(ascii: ","), option: "--only")
+            } catch {
+                throw ValidationError(visible(error.message))
+            }
+        }
+        return names
     }
 
     func run() throws {
@@ -71,7 +82,7 @@ struct Describe: ParsableCommand {
         options.delimiter = try reader.delimiterByte()
         options.columnNames = try reader.columnNames(input: input)
         options.sample = sample
-        options.only = onlyNames
+        options.only = try onlyNames()
         do throws(MaskCleanError) {
             try propose(options)
         } catch {

@@ -1,0 +1,116 @@
+/// What `describe` keeps of one column while it reads (docs/command-line.md, `describe`): counts,
+/// never the cells. Its first `distinctKept` distinct values are counted in memory; a value
+/// beyond them goes to the sample's spool, to be masked once the formats are known, and only its
+/// shape and kind are counted here. A column of few distinct values (a code, a state, a date)
+/// then costs what its distinct values do, and a column of a million phone numbers no more than
+/// its first ten thousand.
+struct ColumnTally {
+    /// The most distinct values, and the most shapes of the values beyond them, a column counts
+    /// in memory: the default sample (10,000 records) always fits.
+    static let distinctKept = 10_000
+
+    /// How much a column keeps in memory: `distinctKept` of each by default, less in the tests
+    /// that make a small sample take the spool's way.
+    struct Limits: Sendable {
+        var distinctValues = ColumnTally.distinctKept
+        var shapes = ColumnTally.distinctKept
+    }
+
+    /// Non-empty strings and numbers.
+    var values = 0
+    /// Cells that held a JSON object, array or boolean, which no run masks.
+    var unmaskable = 0
+    /// The last record a cell of this column was counted from: a record that names a column
+    /// twice (a repeated CSV header name, a repeated JSON key) counts its last cell, as a run
+    /// reads it.
+    var lastRecord = -1
+    /// The first distinct values, each with how many cells hold it.
+    var distinct: [String: Int] = [:]
+    /// The values beyond them, added up; nil while there are none.
+    var beyond: ValueTally?
+
+    /// Counts one non-empty value. Returns false for one that is not among the distinct values
+    /// and finds no room there: its shape and kind are counted, and the caller keeps the value
+    /// in the spool.
+    mutating func add(_ value: String, _ limits: Limits) -> Bool {
+        values += 1
+        if distinct.count < limits.distinctValues {
+            distinct[value, default: 0] += 1
+        } else if let position = distinct.index(forKey: value) {
+            distinct.values[position] += 1
+        } else {
+            if beyond == nil { beyond = ValueTally(shapeCap: limits.shapes) }
+            beyond!.add(value, count: 1)
+            return false
+        }
+        return true
+    }
+
+    /// Everything the column's values add up to: its distinct values' and those beyond them.
+    var summary: ValueTally {
+        var summary = ValueTally(shapeCap: .max)
+        for (value, count) in distinct { summary.add(value, count: count) }
+        if let beyond { summary.merge(beyond) }
+        return summary
+    }
+}
+
+/// A column's values added up: how many there are of each shape and of each kind, and how many
+/// are shaped like card numbers but fail the Luhn check. `Describer.propose` judges a column
+/// from this alone.
+struct ValueTally {
+    /// Values added.
+    var values = 0
+    /// How many values have each shape, keyed by the shape's format (which names one shape).
+    var shapes: [String: Int] = [:]
+    /// Values whose shape found no room among `shapeCap` shapes, and how many of them have a
+    /// word or something else than digits: a column of so many shapes is not proposed from
+    /// them, but still says what it holds.
+    var otherShapes = 0
+    var otherShapesWithWords = 0
+    var otherShapesNotDigitsOnly = 0
+    /// Each kind's values, in `ValueKind.allCases` order.
+    var kinds = ValueKind.allCases.map { KindTally(kind: $0) }
+    var failingLuhn = 0
+    /// Values with a character no one types (`ValueShape.isTypeable`): their shapes make no
+    /// format (free text and numbers still count them), so that they count against the column.
+    /// A kind takes only what it recognises, whitespace around it trimmed.
+    var untypeable = 0
+    let shapeCap: Int
+
+    init(shapeCap: Int) {
+        self.shapeCap = shapeCap
+    }
+
+    /// Adds `count` values equal to `value`.
+    mutating func add(_ value: String, count: Int) {
+        values += count
+        if !ValueShape.isTypeable(value) { untypeable += count }
+        let shape = ValueShape(value)
+        let format = shape.format
+        if shapes.count < shapeCap {
+            shapes[format, default: 0] += count
+        } else if let position = shapes.index(forKey: format) {
+            shapes.values[position] += count
+        } else {
+            otherShapes += count
+            if shape.hasLetterRun(of: 3) { otherShapesWithWords += count }
+            if !shape.isDigitsOnly { otherShapesNotDigitsOnly += count }
+        }
+        for index in kinds.indices {
+            if let match = kinds[index].kind.match(value) { kinds[index].add(match, count: count) }
+        }
+        if ValueKind.failsLuhn(value) { failingLuhn += count }
+    }
+
+    mutating func merge(_ other: ValueTally) {
+        values += other.values
+        shapes.merge(other.shapes, uniquingKeysWith: +)
+        otherShapes += other.otherShapes
+        otherShapesWithWords += other.otherShapesWithWords
+        otherShapesNotDigitsOnly += other.otherShapesNotDigitsOnly
+        for index in kinds.indices { kinds[index].merge(other.kinds[index]) }
+        failingLuhn += other.failingLuhn
+        untypeable += other.untypeable
+    }
+}
