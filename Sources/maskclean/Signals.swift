@@ -24,9 +24,13 @@ enum Signals {
         SIGIO, SIGPWR, SIGSTKFLT,
     ]
 
+    /// The faults Swift's crash handler takes (but SIGQUIT, which is taken above).
+    static let faults: [Int32] = [SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP]
+
     /// Call before any other thread starts: threads inherit the blocked set.
     static func install() {
         signal(SIGPIPE, SIG_IGN)
+        endFaultsSentFromOutside()
         var blocked = terminatingSet()
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         guard let signalFileDescriptor,
@@ -63,6 +67,25 @@ enum Signals {
         _exit(128 + number)
     }
 
+    /// A fault signal sent by another process (`kill -SEGV`) goes through Swift's crash
+    /// handler, which prints its report and returns, expecting the faulting instruction to
+    /// fault again: sent from outside, nothing faults again and the run went on to commit its
+    /// outputs and pass. Each fault's handler is wrapped: once the runtime's returns, a signal
+    /// that a process sent ends this one with its default action, as a real fault does, with
+    /// nothing committed. Where the runtime installed no handler, the default action does that.
+    private static func endFaultsSentFromOutside() {
+        for number in faults {
+            var current = sigaction()
+            guard sigaction(number, nil, &current) == 0, current.sa_flags & SA_SIGINFO != 0,
+                let previous = current.__sigaction_handler.sa_sigaction
+            else { continue }
+            faultHandlers[number] = previous
+            var wrapped = current
+            wrapped.__sigaction_handler.sa_sigaction = endAfterCrashReport
+            sigaction(number, &wrapped, nil)
+        }
+    }
+
     private static func terminatingSet() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
@@ -77,3 +100,30 @@ private let signalFileDescriptor: (@convention(c) (Int32, UnsafePointer<sigset_t
     guard let symbol = dlsym(nil, "signalfd") else { return nil }
     return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<sigset_t>, Int32) -> Int32).self)
 }()
+
+/// The runtime's handler of each fault, by signal number, set once before any other thread runs.
+private let faultHandlers = FaultHandlers()
+
+/// The handlers, read in a signal handler: a fixed table, written before any signal can use it.
+private final class FaultHandlers: @unchecked Sendable {
+    typealias Handler =
+        @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
+
+    private var table = [Handler?](repeating: nil, count: 65)
+
+    subscript(number: Int32) -> Handler? {
+        get { table[Int(number)] }
+        set { table[Int(number)] = newValue }
+    }
+}
+
+/// Runs the runtime's crash handler, then ends the process with the signal when a process sent it
+/// (`si_code` 0 or below: kill, sigqueue, tgkill, abort): nothing will fault again to end it.
+private func endAfterCrashReport(
+    _ number: Int32, _ information: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?
+) {
+    faultHandlers[number]?(number, information, context)
+    guard let information, information.pointee.si_code <= 0 else { return }
+    signal(number, SIG_DFL)
+    raise(number)
+}
