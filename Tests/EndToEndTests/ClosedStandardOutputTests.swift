@@ -102,6 +102,20 @@ struct ClosedStandardOutputTests {
         #expect(outcome.stderr.contains("::error"), "\(outcome.stderr)")
     }
 
+    /// The probe of the fixes: `--report /dev/stdout` put `::error` lines after the JSON.
+    @Test(
+        "annotations go to stderr when a report names standard output by a path",
+        arguments: ["/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"])
+    func annotationsLeaveAReportOnAPathAlone(path: String) throws {
+        let outcome = try Maskclean.run(
+            ["check", "spec.json", "customers.csv", "--report", path, "--quiet"], in: Self.demo,
+            environment: ["GITHUB_ACTIONS": "true"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stdoutText.hasSuffix("}\n"), "\(outcome.stdoutText.suffix(200))")
+        #expect(!outcome.stdoutText.contains("::error"))
+        #expect(outcome.stderr.contains("::error"), "\(outcome.stderr)")
+    }
+
     @Test("merge --html - on GitHub Actions keeps the annotations off the page")
     func mergeAnnotationsLeaveThePageAlone() throws {
         let out = try TemporaryFolder()

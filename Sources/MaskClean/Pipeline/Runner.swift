@@ -51,8 +51,12 @@ public struct RunOptions: Sendable {
         .compactMap { flag, path in path.map { (flag, $0) } }
     }
 
-    /// Whether any output goes to standard output (`-`): the records or a report in any format.
-    public var writesStandardOutput: Bool { namedOutputs.contains { $0.path == "-" } }
+    /// Whether any output goes to standard output: the records or a report in any format, named
+    /// `-` or by a path to the file standard output is (`/dev/stdout`, `/proc/self/fd/1`).
+    public var writesStandardOutput: Bool {
+        let standardOutput = FilePlace("-")
+        return namedOutputs.contains { $0.path == "-" || FilePlace($0.path) == standardOutput }
+    }
 
     /// How the records are compressed, if they are: as asked, or by the output's extension.
     var recordsCompression: Compression? {
