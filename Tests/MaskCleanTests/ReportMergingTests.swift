@@ -129,9 +129,14 @@ struct ReportMergingTests {
             let rest = Array(partials[at...])
             let stepwise = try Report.merging([left] + rest, spec: spec)
             #expect(stepwise.json == all.json, "cut at \(cuts), merged first \(at)")
-            if !rest.isEmpty {
-                let right = try Self.reread(Report.merging(rest, spec: spec), as: "right.json")
+            if let start = rest.first?.report.partitions.first?.firstRow {
+                // The later partitions merged on their own, as one node of a tree of merges.
+                let right = try Self.reread(
+                    Report.merging(rest, spec: spec, firstRow: start), as: "right.json")
                 #expect(try Report.merging([left, right], spec: spec).json == all.json)
+                #expect(throws: MaskCleanError.self, "rows before the later partitions") {
+                    try Report.merging(rest, spec: spec)
+                }
             }
         }
     }
@@ -184,10 +189,27 @@ struct ReportMergingTests {
         #expect(
             throws: MaskCleanError.data(
                 "part-1.json", line: nil,
-                "rows 1–100 are in none of the partial reports (the first starts at row 101): a partition is missing"
+                "rows 1–100 are in none of the partial reports (the first starts at row 101): a partition is missing; to merge some of an input's partitions, give the row they start at with --first-row"
             )
         ) {
             try Report.merging([partials[2], partials[1]], spec: spec)
+        }
+        // Some of an input's partitions, merged on their own, start where --first-row says.
+        #expect(try Report.merging([partials[2], partials[1]], spec: spec, firstRow: 101).rows == 300)
+        #expect(
+            throws: MaskCleanError.data(
+                "part-1.json", line: nil,
+                "rows 51–100 are in none of the partial reports (the first starts at row 101): a partition is missing; to merge some of an input's partitions, give the row they start at with --first-row"
+            )
+        ) {
+            try Report.merging([partials[1], partials[2]], spec: spec, firstRow: 51)
+        }
+        #expect(
+            throws: MaskCleanError.data(
+                "part-0.json", line: nil,
+                "it starts at row 1, before row 101 where the partial reports start (merge --first-row 101)")
+        ) {
+            try Report.merging(partials, spec: spec, firstRow: 101)
         }
         // An empty partition holds no rows: it overlaps nothing, whatever order it is given in.
         let empty = try Self.run(100..<100, part: "empty", firstRow: 101, in: folder)

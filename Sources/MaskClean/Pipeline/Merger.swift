@@ -9,6 +9,9 @@ public struct MergeOptions: Sendable {
     public var redactSamples = false
     /// What the reports call the whole input (JUnit's suite, the annotations' file): `-` for none.
     public var input = "-"
+    /// The row the partial reports' rows start at (`--first-row`): 1 for a whole input, later
+    /// for some of its partitions, merged on their own (one node of a tree of merges).
+    public var firstRow = 1
 
     public init(reports: [String]) {
         self.reports = reports
@@ -55,7 +58,7 @@ public enum Merger {
         for path in options.reports {
             partials.append(Report.Partial(file: path, report: try ReportReader.load(path: path, spec: spec)))
         }
-        var report = try Report.merging(partials, spec: spec)
+        var report = try Report.merging(partials, spec: spec, firstRow: options.firstRow)
         report.input = options.input
         if options.redactSamples { report.redactSamples() }
         let outputs = try Outputs(outputOptions)

@@ -15,8 +15,12 @@ extension Report {
         }
     }
 
-    public static func merging(_ partials: [Partial], spec: Spec) throws(MaskCleanError) -> Report {
-        try checkPartitions(partials)
+    /// `firstRow` is the row the reports' rows start at, when every report knows its rows: 1
+    /// for a whole input, later for some of its partitions (one node of a tree of merges).
+    public static func merging(_ partials: [Partial], spec: Spec, firstRow: Int = 1) throws(MaskCleanError)
+        -> Report
+    {
+        try checkPartitions(partials, firstRow: firstRow)
         var merged = Report(spec: spec)
         for index in merged.columns.indices { merged.columns[index].keyFound = false }
         for partial in partials {
@@ -119,7 +123,7 @@ extension Report {
     /// Refuses partial reports that would count records twice or leave some out: two reports of
     /// one partition, rows in two reports (where they know their rows, `--first-row`) and, where
     /// every report knows its rows, rows in none: before the first partition or between two.
-    private static func checkPartitions(_ partials: [Partial]) throws(MaskCleanError) {
+    private static func checkPartitions(_ partials: [Partial], firstRow: Int) throws(MaskCleanError) {
         var seen: [String: String] = [:]
         var ranges: [(partition: Partition, file: String)] = []
         var everyRowKnown = true
@@ -147,12 +151,17 @@ extension Report {
         ranges.sort {
             ($0.partition.firstRow!, $0.partition.rows) < ($1.partition.firstRow!, $1.partition.rows)
         }
-        // Rows are numbered from 1: rows before the first partition are in none (the end cannot
-        // be checked, as no report knows how many rows the whole input has).
-        if everyRowKnown, let first = ranges.first, first.partition.firstRow! > 1 {
+        // Rows are numbered from 1 (or from `firstRow`, for some of an input's partitions): rows
+        // before the first partition are in none (the end cannot be checked, as no report knows
+        // how many rows the whole input has).
+        if everyRowKnown, let first = ranges.first, first.partition.firstRow! != firstRow {
+            let start = first.partition.firstRow!
+            let from = firstRow == 1 ? "" : " (merge --first-row \(firstRow))"
             throw .data(
                 first.file, line: nil,
-                "rows 1–\(first.partition.firstRow! - 1) are in none of the partial reports (the first starts at row \(first.partition.firstRow!)): a partition is missing"
+                start > firstRow
+                    ? "rows \(firstRow)–\(start - 1) are in none of the partial reports (the first starts at row \(start)): a partition is missing; to merge some of an input's partitions, give the row they start at with --first-row"
+                    : "it starts at row \(start), before row \(firstRow) where the partial reports start\(from)"
             )
         }
         for (earlier, later) in zip(ranges, ranges.dropFirst()) {

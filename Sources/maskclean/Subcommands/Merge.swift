@@ -31,6 +31,12 @@ struct Merge: ParsableCommand {
             valueName: "name"))
     var input: String = "-"
 
+    @Option(
+        help: ArgumentHelp(
+            "The row the reports' rows start at (default 1): to merge some of an input's partitions, one node of a tree of merges.",
+            valueName: "n"))
+    var firstRow = 1
+
     @Flag(help: "Print no summary on stderr.")
     var quiet = false
 
@@ -38,6 +44,10 @@ struct Merge: ParsableCommand {
         let fromStandardInput = ([spec] + reports).count { $0 == "-" }
         if fromStandardInput > 1 {
             throw ValidationError("only one of the spec and the reports can be standard input")
+        }
+        if !(1...Count.maximum).contains(firstRow) {
+            throw ValidationError(
+                "--first-row must be from 1 to \(Count.maximum) (the row the partial reports start at)")
         }
     }
 
@@ -51,6 +61,7 @@ struct Merge: ParsableCommand {
         options.html = reportOutputs.html
         options.redactSamples = reportOutputs.redactSamples
         options.input = input
+        options.firstRow = firstRow
         var shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
         shown.reads += reports.map { ($0, "partial report") }
         throw ExitCode(Frontend.merge(shown, options).rawValue)
