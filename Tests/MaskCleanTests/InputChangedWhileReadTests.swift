@@ -44,6 +44,34 @@ struct InputChangedWhileReadTests {
         }
     }
 
+    /// The probe of the fixes: a file cut and padded back to its size passed with a mix of old
+    /// and new records.
+    @Test("a file rewritten to the same size while it is read is refused too")
+    func rewrittenToTheSameSize() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("data.csv", Self.records)
+        let size = Self.records.utf8.count
+        // Its modification time an hour back, as an export's is by the time it is read.
+        var times = [
+            timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0),
+        ]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        let input = try InputFile(path: path)
+        #expect(
+            throws: MaskCleanError.data(
+                path, line: nil,
+                "was written while it was read (the same \(size) bytes, but modified since it was opened): run again once whatever writes it is done, or on a copy"
+            )
+        ) {
+            try Self.readAll(input, size: 4096) {
+                let handle = try #require(FileHandle(forWritingAtPath: path))
+                try handle.seek(toOffset: UInt64(size - 6))
+                try handle.write(contentsOf: Data("4-9999".utf8))
+                try handle.close()
+            }
+        }
+    }
+
     @Test("a file that grows while it is read is refused too")
     func grew() throws {
         let folder = try TemporaryFolder()

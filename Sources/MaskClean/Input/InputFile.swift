@@ -14,6 +14,9 @@ public final class InputFile {
     public let name: String
     /// The size in bytes when known (a regular file), for the progress bar.
     let size: Int?
+    /// A regular file's modification time when opened: one rewritten to the same size while it
+    /// is read changes it.
+    private let modifiedWhenOpened: timespec?
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     /// What the name's extension says the input is compressed with.
@@ -35,6 +38,7 @@ public final class InputFile {
             descriptor = STDIN_FILENO
             ownsDescriptor = false
             size = nil
+            modifiedWhenOpened = nil
             namedCompression = nil
             return
         }
@@ -49,7 +53,9 @@ public final class InputFile {
         }
         descriptor = opened
         ownsDescriptor = true
-        size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        let regular = (info.st_mode & S_IFMT) == S_IFREG
+        size = regular ? Int(info.st_size) : nil
+        modifiedWhenOpened = regular ? info.st_mtim : nil
     }
 
     deinit {
@@ -124,7 +130,15 @@ public final class InputFile {
     private func checkUnchanged(sizeWhenOpened size: Int) throws(MaskCleanError) {
         var info = stat()
         let sizeNow = fstat(descriptor, &info) == 0 ? Int(info.st_size) : fileBytesRead
-        guard fileBytesRead != size || sizeNow != size else { return }
+        if fileBytesRead == size && sizeNow == size {
+            guard let opened = modifiedWhenOpened,
+                info.st_mtim.tv_sec != opened.tv_sec || info.st_mtim.tv_nsec != opened.tv_nsec
+            else { return }
+            throw .data(
+                name, line: nil,
+                "was written while it was read (the same \(size) bytes, but modified since it was opened): run again once whatever writes it is done, or on a copy"
+            )
+        }
         let change = sizeNow < size || fileBytesRead < size ? "shrank" : "grew"
         let atEnd =
             sizeNow == fileBytesRead ? "\(sizeNow) at its end" : "\(fileBytesRead) read, \(sizeNow) now"
