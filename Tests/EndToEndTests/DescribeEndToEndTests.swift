@@ -264,4 +264,31 @@ struct DescribeOnlyTests {
             text.contains("# \"\(column.replacingOccurrences(of: "\"", with: "\\\""))\""), "\(typed): \(text)"
         )
     }
+
+    /// The probe of issue 24's fixes: a name with a character messages show as an escape was
+    /// suggested as its escape's text, which `--only` then did not find, and the two looked alike.
+    @Test(
+        "a name holding an invisible character is suggested as printf makes it, and a shell runs that",
+        arguments: ["x", #"d\u{fe0f}"#, #"a\u{200b}"#])
+    func invisibleCharacterSuggestion(_ mistyped: String) throws {
+        let folder = try TemporaryFolder()
+        let input = try folder.write("odd.csv", "a\u{200B},d\u{FE0F}\n555-1234,12345\n")
+        let outcome = try Maskclean.run(["describe", input, "--only", mistyped])
+        #expect(outcome.status == 64)
+        if mistyped != "x" {
+            #expect(outcome.stderr.contains("what you typed is the escape's text"), "\(outcome.stderr)")
+        }
+        let marker = "Type it as --only "
+        let typed = try #require(outcome.stderr.range(of: marker).map { outcome.stderr[$0.upperBound...] })
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(typed.hasPrefix(#""$(printf '"#), "\(typed)")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "exec \"$0\" describe \"$1\" --only \(typed)", Maskclean.binary.path, input]
+        shell.standardOutput = FileHandle.nullDevice
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "\(typed) did not name the column")
+    }
 }

@@ -110,9 +110,14 @@ public enum Describer {
                 // A suggestion the shell and `--only`'s commas would take apart says how to type it.
                 let suggested = suggestion(for: name, in: sample.columns)
                 let typed = suggested.map(ColumnList.typed)
+                // Typed as a message shows it, the name looks like the one it is not.
+                let lookalike =
+                    suggested.map { visible($0) == name } ?? false
+                    ? " (that name holds a character messages show as an escape; what you typed is the escape's text)"
+                    : ""
                 throw .usage(
                     "--only: no column \"\(name)\" in \(sample.file) (its columns: \(known))"
-                        + (suggested.map { "; did you mean \"\($0)\"?" } ?? "")
+                        + (suggested.map { "; did you mean \"\($0)\"?" } ?? "") + lookalike
                         + (typed.map { $0 == suggested ? "" : " Type it as --only \($0)" } ?? ""))
             }
             chosen = chosen.filter { only.contains(sample.columns[$0]) }

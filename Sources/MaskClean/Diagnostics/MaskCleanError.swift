@@ -88,6 +88,8 @@ func byteCount(_ bytes: Int) -> String {
 /// written as data: messages, the summary, annotations, the Markdown summary, the HTML page,
 /// apply's table (docs/exit-status.md#messages says which characters).
 public func visible(_ text: String) -> String {
+    // Printable ASCII, most of what is shown, as it is.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
     guard text.unicodeScalars.contains(where: isShownEscaped) else { return text }
     return text.replacingScalars { scalar in
         guard isShownEscaped(scalar) else { return nil }
@@ -107,7 +109,7 @@ public func visible(_ text: String) -> String {
 /// mark, the marks that reorder text, tag characters), which are invisible or move what follows;
 /// line and paragraph separators; every space but the ASCII space (a no-break space looks like
 /// one); and what else Unicode says to show as nothing (variation selectors, Hangul fillers).
-private func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
+func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
     if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
     let properties = scalar.properties
     switch properties.generalCategory {

@@ -7,7 +7,9 @@ func didYouMean(_ word: String, in candidates: [String]) -> String {
 /// The candidate `didYouMean` suggests, if any.
 func suggestion(for word: String, in candidates: [String]) -> String? {
     let lowered = word.lowercased()
-    return candidates.first { $0.lowercased() == lowered } ?? closest(to: word, in: candidates)
+    // A name typed back as a message shows it (`d\u{fe0f}` for "d" and U+FE0F) means that name.
+    return candidates.first { $0 != word && visible($0) == word }
+        ?? candidates.first { $0.lowercased() == lowered } ?? closest(to: word, in: candidates)
 }
 
 /// The allowed key closest to a mistyped one, when it is close enough to be the likely intent.

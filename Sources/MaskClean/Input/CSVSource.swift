@@ -206,12 +206,16 @@ public enum ColumnList {
 
     /// A column name as it is typed in a shell for an option that reads a CSV line with commas
     /// (`--only`): quoted as a CSV field when it holds a comma, a quote, a line break or spaces
-    /// at its ends, then in single quotes when the shell would take it apart.
+    /// at its ends, then in single quotes when the shell would take it apart. A name with a
+    /// character that cannot be seen or typed (a variation selector, a zero-width space) is made
+    /// by printf(1) from octal escapes, as every POSIX shell reads them:
+    /// `"$(printf 'd\357\270\217')"`; messages show such a character as an escape, which is
+    /// not what the name holds.
     public static func typed(_ name: String) -> String {
-        let csvSpecial =
-            name.unicodeScalars.contains { ",\"\r\n".unicodeScalars.contains($0) } || name.first == " "
-            || name.last == " "
-        let field = csvSpecial ? "\"" + replacing("\"", with: "\"\"", in: name) + "\"" : name
+        if name.unicodeScalars.contains(where: isShownEscaped) {
+            return "\"$(printf '" + printfFormat(csvField(name)) + "')\""
+        }
+        let field = csvField(name)
         let plain =
             !field.isEmpty
             && field.utf8.allSatisfy { byte in
@@ -223,6 +227,30 @@ public enum ColumnList {
                 }
             }
         return plain ? field : "'" + replacing("'", with: "'\\''", in: field) + "'"
+    }
+
+    /// The name as one field of a CSV line with commas: quoted when it must be.
+    private static func csvField(_ name: String) -> String {
+        let csvSpecial =
+            name.unicodeScalars.contains { ",\"\r\n".unicodeScalars.contains($0) } || name.first == " "
+            || name.last == " "
+        return csvSpecial ? "\"" + replacing("\"", with: "\"\"", in: name) + "\"" : name
+    }
+
+    /// `text` as printf's format between single quotes: `%` doubled, and each byte of a
+    /// backslash, a single quote and a character shown as an escape written in octal.
+    private static func printfFormat(_ text: String) -> String {
+        var format = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "%" {
+                format += "%%"
+            } else if scalar == "\\" || scalar == "'" || isShownEscaped(scalar) {
+                for byte in String(scalar).utf8 { format += "\\" + String(byte, radix: 8) }
+            } else {
+                format.unicodeScalars.append(scalar)
+            }
+        }
+        return format
     }
 
     private static func replacing(_ character: Character, with text: String, in name: String) -> String {
