@@ -76,6 +76,21 @@ struct YAMLSpecBoundsTests {
         #expect(specError(deep + "b:\n  ? *deep\n  : x\n", file: "spec.yaml")?.contains("nested") == false)
     }
 
+    /// The probe of the fixes: past libyaml's own bound (1,000 flow levels) its message came
+    /// instead, quoting the whole value (200 KB on one line for 100,000 levels).
+    @Test("flow nesting past libyaml's own bound is refused with the same message, in one short line")
+    func flowNestingPastLibYAML() {
+        for levels in [1_100, 100_000] {
+            let deep =
+                "columns: " + String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+                + "\n"
+            #expect(specError(deep, file: "spec.yaml") == "spec.yaml:1: nested more than 512 deep")
+        }
+        let long = "columns:\n  - name: x\n    format: [" + String(repeating: "0", count: 5_000) + "]x\n"
+        let message = specError(long, file: "spec.yaml") ?? ""
+        #expect(message.contains("quote it, as \"[0000") && message.count < 400, "\(message.prefix(500))")
+    }
+
     @Test("a spec indented deeper than 512 columns but nested shallow loads")
     func indentationIsNotDepth() throws {
         let indent = String(repeating: " ", count: 600)

@@ -139,7 +139,9 @@ struct YAMLSpec {
         guard line >= 1, line <= lines.count,
             let match = lines[line - 1].firstMatch(of: /^\s*(?:-\s+)?[A-Za-z]+:\s+([\[{].*?)\s*$/)
         else { return "" }
-        let value = String(match.output.1)
+        // A line's value, as long as a format is at most: a longer one is cut.
+        var value = String(match.output.1)
+        if value.count > 80 { value = value.prefix(80) + "…" }
         return
             "; a value that starts with \(value.first!) is a YAML list or mapping: quote it, as \(JSONTextWriter.quoted(value))"
     }

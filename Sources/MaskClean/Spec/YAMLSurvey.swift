@@ -56,7 +56,15 @@ struct YAMLSurvey {
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             while true {
                 var event = yaml_event_t()
-                guard yaml_parser_parse(&parser, &event) == 1 else { return survey }
+                guard yaml_parser_parse(&parser, &event) == 1 else {
+                    // libyaml's own bound on nesting (1,000) lies past ours: say it as ours does.
+                    if let problem = parser.problem,
+                        String(cString: problem).hasPrefix("Maximum nesting level")
+                    {
+                        throw .tooDeep(line: Int(parser.problem_mark.line) + 1)
+                    }
+                    return survey
+                }
                 defer { yaml_event_delete(&event) }
                 let line = Int(event.start_mark.line) + 1
 
