@@ -251,15 +251,7 @@ struct DescribeOnlyTests {
         let marker = "Type it as --only "
         let typed = try #require(outcome.stderr.range(of: marker).map { outcome.stderr[$0.upperBound...] })
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "exec \"$0\" describe \"$1\" --only \(typed)", Maskclean.binary.path, input]
-        let output = Pipe()
-        shell.standardOutput = output
-        shell.standardError = FileHandle.nullDevice
-        try shell.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
+        let (_, text) = try Self.describeThroughShell(input, only: typed)
         #expect(
             text.contains("# \"\(column.replacingOccurrences(of: "\"", with: "\\\""))\""), "\(typed): \(text)"
         )
@@ -282,13 +274,23 @@ struct DescribeOnlyTests {
         let typed = try #require(outcome.stderr.range(of: marker).map { outcome.stderr[$0.upperBound...] })
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(typed.hasPrefix(#""$(printf '"#), "\(typed)")
+        let (status, _) = try Self.describeThroughShell(input, only: typed)
+        #expect(status == 0, "\(typed) did not name the column")
+    }
+
+    /// `maskclean describe INPUT --only TYPED`, with TYPED as a user types it at /bin/sh (dash).
+    static func describeThroughShell(_ input: String, only typed: String) throws -> (
+        status: Int32, stdout: String
+    ) {
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = ["-c", "exec \"$0\" describe \"$1\" --only \(typed)", Maskclean.binary.path, input]
-        shell.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        shell.standardOutput = output
         shell.standardError = FileHandle.nullDevice
         try shell.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0, "\(typed) did not name the column")
+        return (shell.terminationStatus, text)
     }
 }
