@@ -335,7 +335,8 @@ struct HeaderlessCSVTests {
         #expect(
             try scratch.text("out.tsv")
                 == "id\tphone\tnote, free\tphone_formatted\tphone_extracted\tphone_status\n"
-                + "1\t5551234\t\"Zoë, \"\"Z\"\"\"\t555-1234\t5551234\tcomplete\n")
+                + "1\t5551234\tZoë, \"Z\"\t555-1234\t5551234\tcomplete\n",
+            "a field the run does not replace keeps its bytes (docs/record-formats.md)")
     }
 
     // MARK: Reading --columns

@@ -4,6 +4,9 @@ struct CSVSource: RecordSource {
     let start: InputStart
     private let plan: CSVInputPlan
     private let settings: SourceSettings
+    /// For each spec column, the index of its input field.
+    private let maskedFields: [Int]
+    private let policy: RejectPolicy
 
     /// Reads the header (or, without one, the first record's line end) and checks the spec
     /// against the columns.
@@ -44,21 +47,46 @@ struct CSVSource: RecordSource {
         start = InputStart(
             columnNames: header.names, lineEnd: header.lineEnd, byteOrderMark: header.byteOrderMark,
             leftover: header.leftover, nextLine: header.nextLine)
+        self.maskedFields = maskedFields
+        policy = RejectPolicy(policy: settings.policy, file: input.name)
         plan = CSVInputPlan(
             delimiter: settings.delimiter, headerCount: header.names.count, columnNames: header.names,
-            maskedFields: maskedFields, rejectPolicy: RejectPolicy(policy: settings.policy, file: input.name),
-            maximumRecordBytes: settings.maximumRecordBytes, splitsPlainLines: false,
-            columnsGiven: given != nil)
+            slotOfField: Array(header.names.indices), maximumRecordBytes: settings.maximumRecordBytes,
+            splitsPlainLines: settings.splitsPlainLines, columnsGiven: given != nil)
     }
 
     func makeSplitter() -> CSVSplitter { CSVSplitter(delimiter: settings.delimiter) }
 
+    /// A reader, a masking stage and `encoder`, for one worker. When records go out in CSV with
+    /// the input's delimiter, unchanged but for their added cells, each is copied as read and the
+    /// reader hands over only the masked fields; otherwise every field, for the writer.
     func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor {
         var plan = plan
-        plan.splitsPlainLines =
-            settings.splitsPlainLines && encoder.writesFieldsAsRead(delimiter: settings.delimiter)
-            && !settings.spec.replaces
-        return CSVChunkProcessor(plan: plan, encoder: encoder, columns: settings.spec.columns)
+        let columns = settings.spec.columns
+        let sameCSV = encoder.isCSV && encoder.delimiter == settings.delimiter
+        let copiesRecords = sameCSV && !encoder.escapeFormulas && !settings.spec.replaces
+        if copiesRecords {
+            // Masked fields only, in field order.
+            let wanted = Set(maskedFields)
+            var next = 0
+            plan.slotOfField = plan.slotOfField.indices.map { field in
+                guard wanted.contains(field) else { return -1 }
+                defer { next += 1 }
+                return next
+            }
+        }
+        var replacing = [Int](repeating: -1, count: plan.slots)
+        for (column, field) in maskedFields.enumerated().reversed() where columns[column].replace != nil {
+            replacing[plan.slotOfField[field]] = column
+        }
+        encoder.written = WrittenFields(
+            slots: copiesRecords ? [] : Array(plan.columnNames.indices), names: plan.columnNames,
+            replacingColumnOfSlot: replacing, columnCount: plan.headerCount, copiesCSV: sameCSV)
+        encoder.copiesRecords = copiesRecords
+        let stage = MaskingStage(
+            columns: columns, slotOfColumn: maskedFields.map { plan.slotOfField[$0] }, policy: policy,
+            writer: encoder)
+        return BatchProcessor(reader: CSVRecordReader(plan: plan), stage: stage)
     }
 
     /// CSV to JSON: a header name written twice (two empty names too) would give every record

@@ -30,6 +30,10 @@ final class RecordEncoder: @unchecked Sendable {
     let writesPlainCSV: Bool
     /// The CSV record terminator, in plain memory: ending a record must not reach into an array.
     private let terminator: UnsafeMutableBufferPointer<UInt8>
+    /// How the records' own fields are written, and whether a record read in the output's own
+    /// format is copied as read: set by the run's source before the first record.
+    var written = WrittenFields(slots: [], names: [], replacingColumnOfSlot: [], columnCount: 0)
+    var copiesRecords = false
 
     init(layout: Layout, escapeFormulas: Bool, columnNames: [String]) {
         self.layout = layout

@@ -95,6 +95,9 @@ struct RejectPolicy: Sendable {
     let policy: ErrorPolicy
     /// The input's name, for the message that ends the run.
     let file: String
+    /// A quarantined record gets a line feed when its bytes as read lack one (a JSON array's
+    /// element); CSV records are quarantined exactly as read.
+    var endsLines = false
 
     /// Notes the bad record beginning on `line` in `result`; `record` is its bytes as read. With
     /// `endLine`, a record whose bytes do not end with a line feed gets one in the quarantine.

@@ -1,0 +1,61 @@
+/// How a writer writes a record's own fields, before its added cells: which batch slots, in
+/// which order, and which of them a spec column replaces.
+struct WrittenFields: Sendable {
+    /// The batch slots written as the record's own cells, in output order.
+    var slots: [Int]
+    /// Their names, for messages (a CSV header's, a JSON record's keys).
+    var names: [String]
+    /// For each slot, the spec column whose value replaces it, or -1.
+    var replacingColumnOfSlot: [Int]
+    /// The record's own output columns: `slots.count`, or the input's when records are copied
+    /// whole and no slot is asked for.
+    var columnCount: Int
+    /// The batch's records are CSV with the output's delimiter: a field may be copied as read.
+    var copiesCSV = false
+}
+
+extension RecordEncoder {
+    /// What makes `record` impossible to write in the output format, if anything: a JSON string
+    /// holds only UTF-8.
+    @inline(__always)
+    func problem(_ record: RecordBatch.Record, _ batch: RecordBatch) -> RecordProblem? {
+        guard !isCSV else { return nil }
+        for (index, slot) in written.slots.enumerated()
+        where !batch.text(of: batch.fields[record.firstField + slot]).isValidUTF8 {
+            return .invalidUTF8ForJSON(column: written.names[index])
+        }
+        return nil
+    }
+
+    /// Writes `record`'s own fields, a value replacing its input where a column says so.
+    /// Returns the output column of the first added cell, and whether it follows other cells.
+    @inline(__always)
+    func writeFields(
+        _ record: RecordBatch.Record, _ batch: RecordBatch, replacements: [Range<Int>?], masker: CellMasker,
+        _ out: inout ByteBuffer
+    ) -> (outputColumn: Int, separator: Bool) {
+        let slots = written.slots
+        if copiesRecords && record.copiable && !masker.replaces {
+            // The fields as they were read, quotes and all (docs/record-formats.md).
+            out.append(UnsafeBufferPointer(rebasing: batch.bytes[record.content]))
+            return (written.columnCount, written.columnCount > 0)
+        }
+        let premasked = masker.premaskedText
+        for (index, slot) in slots.enumerated() {
+            let field = batch.fields[record.firstField + slot]
+            let replacing = written.replacingColumnOfSlot[slot]
+            if replacing >= 0, let replacement = replacements[replacing] {
+                cell(UnsafeBufferPointer(rebasing: premasked[replacement]), outputColumn: index, separator: index > 0, &out)
+                continue
+            }
+            let text = batch.text(of: field)
+            if written.copiesCSV && field.hasRaw && !(escapeFormulas && FormulaGuard.isTrigger(text.first)) {
+                if index > 0 { out.append(delimiter) }
+                out.append(UnsafeBufferPointer(rebasing: batch.bytes[field.raw]))
+            } else {
+                cell(text, outputColumn: index, separator: index > 0, &out)
+            }
+        }
+        return (written.columnCount, written.columnCount > 0)
+    }
+}

@@ -1,0 +1,118 @@
+/// Masks a record batch and has its records written: for each record, the spec's columns are
+/// looked up among its fields, masked and counted, and the record goes to the writer with its
+/// added cells. It reads fields' texts only: it never sees how a record format spells them.
+///
+/// One per worker, with its reader and its writer (`BatchProcessor`).
+final class MaskingStage {
+    let masker: CellMasker
+    let writer: RecordEncoder
+    /// For each spec column, the batch slot its value is in.
+    let slotOfColumn: [Int]
+    /// What becomes of a bad record.
+    let policy: RejectPolicy
+    /// The values replacing their input in the record being written, by spec column, in the
+    /// masker's premasked bytes.
+    @exclusivity(unchecked) var replacements: [Range<Int>?]
+
+    init(columns: [ColumnSpec], slotOfColumn: [Int], policy: RejectPolicy, writer: RecordEncoder) {
+        self.masker = CellMasker(columns: columns)
+        self.slotOfColumn = slotOfColumn
+        self.policy = policy
+        self.writer = writer
+        self.replacements = Array(repeating: nil, count: columns.count)
+    }
+
+    /// Masks `batch`'s records and writes them to `output` (empty), which the result carries.
+    func process(_ batch: RecordBatch, into output: ByteBuffer) -> ChunkResult {
+        masker.resetStats()
+        var result = ChunkResult()
+        var out = output
+        // Room for the added cells of ordinary records; a huge one grows the buffer only as it needs.
+        out.reserve(batch.bytes.count + min(batch.bytes.count, 4 << 20))
+        let columnCount = masker.columns.count
+        let replaces = masker.replaces
+        for record in batch.records {
+            result.rows += 1
+            if record.problem >= 0 {
+                guard reject(batch.problems[record.problem], record, batch, &result) else { break }
+                continue
+            }
+            if let problem = writer.problem(record, batch) ?? (batch.textIsUTF8 ? nil : unmaskable(record, batch)) {
+                guard reject(problem, record, batch, &result) else { break }
+                continue
+            }
+            let row = result.rows
+            if replaces { premask(record, batch, row: row) }
+            writer.beginRecord(&out)
+            var (outputColumn, separator) = writer.writeFields(
+                record, batch, replacements: replacements, masker: masker, &out)
+            for column in 0..<columnCount {
+                outputColumn = masker.writeAddedCells(
+                    batch.text(record, slotOfColumn[column]), column: column, row: row, outputColumn: outputColumn,
+                    separator: separator, encoder: writer, to: &out)
+                separator = true
+            }
+            writer.endRecord(&out)
+        }
+        result.blankLines = batch.blankLines
+        result.blankLineNumbers = batch.blankLineNumbers
+        result.maskedKeysSeen = batch.maskedKeysSeen
+        result.keysSeen = batch.keysSeen
+        if result.fatal == nil { result.fatal = batch.fatal }
+        result.output = out
+        result.stats = masker.stats
+        return result
+    }
+
+    /// A masked value that is not UTF-8 cannot be masked: the record is bad.
+    func unmaskable(_ record: RecordBatch.Record, _ batch: RecordBatch) -> RecordProblem? {
+        for column in slotOfColumn.indices where !batch.text(record, slotOfColumn[column]).isValidUTF8 {
+            return .invalidUTF8InColumn(masker.columns[column].name)
+        }
+        return nil
+    }
+
+    /// Masks the record's cells that replace their input, before the record is written.
+    func premask(_ record: RecordBatch.Record, _ batch: RecordBatch, row: Int) {
+        masker.endPremaskedRecord()
+        for column in replacements.indices {
+            replacements[column] = nil
+            guard masker.addedCells[column].replace != nil else { continue }
+            replacements[column] = masker.premask(batch.text(record, slotOfColumn[column]), column: column, row: row)
+        }
+    }
+
+    /// Applies `--on-error` to a bad record; false when the run stops.
+    @inline(never)  // the bad records' path, kept out of the good records' code
+    func reject(
+        _ problem: RecordProblem, _ record: RecordBatch.Record, _ batch: RecordBatch, _ result: inout ChunkResult
+    ) -> Bool {
+        policy.reject(problem, line: record.line, record: batch.raw(record), endLine: policy.endsLines, into: &result)
+            == .rejected
+    }
+}
+
+/// Masks chunks with one worker's reader, masking stage and writer: the reader fills a batch, the
+/// stage masks it and has it written.
+final class BatchProcessor<Reader: RecordReader>: ChunkProcessor {
+    let reader: Reader
+    let stage: MaskingStage
+    @exclusivity(unchecked) var batch = RecordBatch()
+
+    init(reader: Reader, stage: MaskingStage) {
+        self.reader = reader
+        self.stage = stage
+    }
+
+    func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
+        reader.read(chunk, into: &batch)
+        return stage.process(batch, into: output)
+    }
+}
+
+/// Reads chunks of one record format into batches (`CSVRecordReader`, `JSONRecordReader`).
+protocol RecordReader: AnyObject {
+    func read(_ chunk: Chunk, into batch: inout RecordBatch)
+}
+
+extension CSVRecordReader: RecordReader {}

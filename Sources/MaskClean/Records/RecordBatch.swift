@@ -1,0 +1,114 @@
+/// One chunk's records as every reader hands them on and every later stage takes them: the one
+/// batch shape between the record formats and the masking (docs/architecture.md).
+///
+/// A reader fills it from a chunk: per record its line, its bytes as read, and its fields, each a
+/// span of the chunk (its bytes as read, quotes or escapes and all) and its text, which lies in
+/// the chunk too unless the format had to decode it (a doubled quote, a JSON escape), when it lies
+/// in `decoded`. The masking stage reads texts only; a writer of the reader's own format may copy
+/// the bytes as read. Neither sees how the format spells a field.
+///
+/// Reused from chunk to chunk by one worker: its arrays keep their capacity.
+struct RecordBatch {
+    /// The chunk the spans point into, valid while the batch is processed.
+    var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    /// The records in input order, bad ones included where they were read.
+    var records: [Record] = []
+    /// Each record's fields, `fieldsPerRecord` of them from `Record.firstField`: the reader's
+    /// slots (docs/architecture.md: which fields a reader is asked for).
+    var fields: [Field] = []
+    var fieldsPerRecord = 0
+    /// The texts the reader decoded.
+    var decoded = ByteBuffer()
+    /// Why each bad record is bad, in order: `Record.problem` indexes it.
+    var problems: [RecordProblem] = []
+    /// The reader checked that every text is UTF-8 (JSON's).
+    var textIsUTF8 = false
+
+    // What the reader learnt of the chunk besides its records, for the report.
+    /// Blank lines passed over (CSV with several columns), and the first few of their numbers.
+    var blankLines = 0
+    var blankLineNumbers: [Int] = []
+    /// JSON: for each masked key, whether a record of the chunk has it; the first record's keys.
+    var maskedKeysSeen: [Bool] = []
+    var keysSeen: [String] = []
+    /// The chunk cannot be read past its last record: the run stops once they are done.
+    var fatal: MaskCleanError?
+
+    /// One record.
+    struct Record {
+        /// The physical line it starts on.
+        var line: Int
+        /// Its bytes as read, line end included: what a quarantine gets.
+        var raw: Range<Int>
+        /// Its fields' bytes as read, without the record's framing (a CSV line end, a JSON
+        /// object's closing brace), when a writer of the same format may copy them as they are;
+        /// empty and `copiable` false when the reader does not have them (libcsv's records).
+        var content: Range<Int>
+        var copiable: Bool
+        var firstField: Int
+        /// A JSON object's members; a CSV record's fields.
+        var fieldCount: Int
+        /// An index into `problems` for a bad record, else -1.
+        var problem: Int = -1
+    }
+
+    /// One field of a record.
+    struct Field {
+        /// Its bytes as read, in the chunk: a CSV field with its quotes, a JSON value as written.
+        /// Empty and `hasRaw` false when the reader does not have them.
+        var raw: Range<Int>
+        /// Its text: in the chunk, or in `decoded` when `isDecoded`.
+        var text: Range<Int>
+        var isDecoded: Bool
+        var hasRaw: Bool
+        /// JSON: what the value is (a missing key is `.missing`); CSV: `.string`.
+        var kind: FieldKind
+
+        static let missing = Field(raw: 0..<0, text: 0..<0, isDecoded: false, hasRaw: false, kind: .missing)
+    }
+
+    /// What a field holds, as far as a writer of another format needs to know.
+    enum FieldKind: UInt8 {
+        case string, number, other, null, missing
+    }
+
+    /// Empties the batch for the chunk `bytes`, keeping the arrays' capacity.
+    mutating func reset(_ bytes: UnsafeBufferPointer<UInt8>, fieldsPerRecord: Int) {
+        self.bytes = bytes
+        self.fieldsPerRecord = fieldsPerRecord
+        records.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+        decoded.truncate(to: 0)
+        problems.removeAll(keepingCapacity: true)
+        blankLines = 0
+        blankLineNumbers.removeAll()
+        keysSeen.removeAll()
+        fatal = nil
+    }
+
+    /// The text of field `slot` of `record`.
+    @inline(__always)
+    func text(_ record: Record, _ slot: Int) -> UnsafeBufferPointer<UInt8> {
+        text(of: fields[record.firstField + slot])
+    }
+
+    @inline(__always)
+    func text(of field: Field) -> UnsafeBufferPointer<UInt8> {
+        let source = field.isDecoded ? decoded.bytes : bytes
+        return UnsafeBufferPointer(rebasing: source[field.text])
+    }
+
+    /// A record's bytes as read (for the quarantine).
+    func raw(_ record: Record) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[record.raw])
+    }
+
+    /// Adds a bad record: it counts as read, and the run's `--on-error` decides what becomes of it.
+    mutating func appendBad(_ problem: RecordProblem, line: Int, raw: Range<Int>) {
+        records.append(
+            Record(
+                line: line, raw: raw, content: 0..<0, copiable: false, firstField: fields.count, fieldCount: 0,
+                problem: problems.count))
+        problems.append(problem)
+    }
+}
