@@ -237,8 +237,8 @@ struct JSONOneReadingTests {
         let encoder = RecordEncoder(
             layout: layout, escapeFormulas: escapeFormulas,
             columnNames: (source.start.columnNames ?? []) + spec.addedColumns)
-        let processor = try #require(source.makeProcessor(encoder) as? JSONChunkProcessor)
-        processor.readsInOnePass = inOnePass
+        let processor = try #require(source.makeProcessor(encoder) as? BatchProcessor<JSONRecordReader>)
+        processor.reader.readsInOnePass = inOnePass
         let buffer = ByteBuffer()
         text.withUnsafeBufferPointer { buffer.append($0) }
         let result = processor.process(Chunk(buffer: buffer, firstLine: 1, isLast: true), into: ByteBuffer())

@@ -12,17 +12,27 @@ struct WrittenFields: Sendable {
     var columnCount: Int
     /// The batch's records are CSV with the output's delimiter: a field may be copied as read.
     var copiesCSV = false
+    /// The batch's records are JSON objects, and so are the output's: each is copied as read
+    /// (`writeObject`), and a replaced value is found through its spec column's slot.
+    var copiesJSON = false
+    var slotOfColumn: [Int] = []
 }
 
 extension RecordEncoder {
     /// What makes `record` impossible to write in the output format, if anything: a JSON string
-    /// holds only UTF-8.
+    /// holds only UTF-8, and CSV cannot carry a NUL (maskclean's own reader refuses one), which a
+    /// JSON string may decode to.
     @inline(__always)
     func problem(_ record: RecordBatch.Record, _ batch: RecordBatch) -> RecordProblem? {
-        guard !isCSV else { return nil }
-        for (index, slot) in written.slots.enumerated()
-        where !batch.text(of: batch.fields[record.firstField + slot]).isValidUTF8 {
-            return .invalidUTF8ForJSON(column: written.names[index])
+        for (index, slot) in written.slots.enumerated() {
+            let field = batch.fields[record.firstField + slot]
+            if isCSV {
+                if field.isDecoded && batch.text(of: field).contains(0) {
+                    return .nulForCSV(key: written.names[index])
+                }
+            } else if !batch.text(of: field).isValidUTF8 {
+                return .invalidUTF8ForJSON(column: written.names[index])
+            }
         }
         return nil
     }
@@ -34,6 +44,10 @@ extension RecordEncoder {
         _ record: RecordBatch.Record, _ batch: RecordBatch, replacements: [Range<Int>?], masker: CellMasker,
         _ out: inout ByteBuffer
     ) -> (outputColumn: Int, separator: Bool) {
+        if written.copiesJSON {
+            writeObject(record, batch, replacements: replacements, masker: masker, &out)
+            return (0, record.fieldCount > 0)
+        }
         let slots = written.slots
         if copiesRecords && record.copiable && !masker.replaces {
             // The fields as they were read, quotes and all (docs/record-formats.md).

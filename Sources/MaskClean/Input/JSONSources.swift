@@ -68,6 +68,7 @@ private struct JSONRecords {
     let spec: Spec
     /// The input is one partition of a larger one (`--part`).
     let partitioned: Bool
+    let policy: RejectPolicy
 
     /// Reads, for CSV output, the first record's keys (the output's columns), and checks the
     /// spec's added columns against them.
@@ -83,15 +84,32 @@ private struct JSONRecords {
         let spec = settings.spec
         let plan = JSONInputPlan(
             isArray: isArray, maskedKeys: spec.columns.map(\.name), addedKeys: spec.addedColumns,
-            csvColumns: csvColumns, rejectPolicy: RejectPolicy(policy: settings.policy, file: input.name))
+            csvColumns: csvColumns, file: input.name)
         return (
-            JSONRecords(plan: plan, spec: spec, partitioned: settings.options.part != nil),
+            JSONRecords(
+                plan: plan, spec: spec, partitioned: settings.options.part != nil,
+                policy: RejectPolicy(policy: settings.policy, file: input.name, endsLines: true)),
             InputStart(columnNames: csvColumns, leftover: leftover, nextLine: line)
         )
     }
 
+    /// A reader, a masking stage and `encoder`, for one worker. A record's slots are its masked
+    /// keys' values, then for CSV output its columns'; JSON output copies each record as read.
     func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor {
-        JSONChunkProcessor(plan: plan, encoder: encoder, columns: spec.columns)
+        let columns = spec.columns
+        let csvColumns = plan.csvColumns ?? []
+        let masked = plan.maskedKeys.count
+        var replacing = [Int](repeating: -1, count: plan.slots)
+        for (index, name) in csvColumns.enumerated() {
+            replacing[masked + index] = columns.firstIndex { $0.name == name && $0.replace != nil } ?? -1
+        }
+        encoder.written = WrittenFields(
+            slots: Array(masked..<(masked + csvColumns.count)), names: csvColumns,
+            replacingColumnOfSlot: replacing, columnCount: csvColumns.count, copiesJSON: !encoder.isCSV,
+            slotOfColumn: Array(columns.indices))
+        let stage = MaskingStage(
+            columns: columns, slotOfColumn: Array(columns.indices), policy: policy, writer: encoder)
+        return BatchProcessor(reader: JSONRecordReader(plan: plan), stage: stage)
     }
 
     /// A masked key that no record has is a misspelled spec, not a column of empty cells. Only

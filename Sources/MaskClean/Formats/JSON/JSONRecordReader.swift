@@ -1,59 +1,49 @@
 import Foundation
 
-/// What a JSON run knows before the first chunk: the keys to mask and add, and, for CSV output,
-/// the columns.
+/// What a JSON reader knows before the first chunk: the keys to look up, and, for CSV output, the
+/// columns.
 struct JSONInputPlan: Sendable {
     /// NDJSON (a record a line) or the elements of one array.
     var isArray: Bool
-    /// The spec columns' keys, in spec order.
+    /// The spec columns' keys, in spec order: a record's first slots.
     var maskedKeys: [String]
     /// Keys maskclean adds; a record that already has one is malformed for this spec.
     var addedKeys: [String]
-    /// For CSV output: the input columns (the first record's keys).
+    /// For CSV output: the input columns (the first record's keys), the slots after the masked
+    /// keys'.
     var csvColumns: [String]?
-    /// What becomes of a bad record, and the input's name for messages.
-    var rejectPolicy: RejectPolicy
+    /// The input's name, for messages.
+    var file: String
 
-    var file: String { rejectPolicy.file }
+    /// A record's slots in a batch: its masked keys' values, then its columns' for CSV output.
+    var slots: Int { maskedKeys.count + (csvColumns?.count ?? 0) }
 }
 
-/// Reads JSON records with `JSONScanner`: every value maskclean does not mask is copied through
-/// as the bytes it was (a 23-digit id, `0.10`, `1e400`); masked values are decoded.
-final class JSONChunkProcessor: ChunkProcessor {
+/// Reads a chunk of JSON records (NDJSON, or the elements of one array) into a record batch
+/// with `JSONScanner`: each record's bytes as read, and the values of the keys the run asks for,
+/// decoded where the JSON escapes them. Owns everything about JSON's framing: lines, the array's
+/// brackets and commas, broken records and keys; knows nothing of masking or output.
+final class JSONRecordReader: RecordReader {
     let plan: JSONInputPlan
-    let encoder: RecordEncoder
-    let masker: CellMasker
     /// The keys a record's members are looked up among.
     let wantedKeys: JSONWantedKeys
     /// For CSV output: the input columns by key.
     let csvColumnIndex: [String: Int]
-    /// JSON to CSV: for each CSV column, the spec column that replaces it, or -1.
-    let replacingColumnOfCSV: [Int]
-    /// Where each replacing column's value lies among the masker's premasked bytes, this record.
-    @exclusivity(unchecked) var replacements: [Range<Int>?]
     /// Keys spelled outside ASCII may come in another normalization form than the spec's.
     let hasNonASCIIMaskedKeys: Bool
-    /// `plan.csvColumns != nil` and `--escape-formulas` to JSON, asked once per member: reading
-    /// them from `plan` and `encoder` there would cost more than the question.
+    /// `plan.csvColumns != nil`, asked once per member: reading it from `plan` there would cost
+    /// more than the question. Every member is then looked at, not just those a wanted key may
+    /// be spelled as.
     let writesCSV: Bool
-    let marksFormulasInJSON: Bool
-    /// Either: every member is looked at, not just those a wanted key may be spelled as.
-    let asksEveryMember: Bool
 
-    // The chunk and record being processed. A processor belongs to one worker at a time, so
-    // exclusivity is checked statically. The per-record state is plain memory, one slot per
-    // key: setting a member's slot is a store, with no array's uniqueness check.
-    @exclusivity(unchecked) var result = ChunkResult()
-    @exclusivity(unchecked) var output = ByteBuffer()
+    // The chunk and record being read. A reader belongs to one worker at a time, so exclusivity
+    // is checked statically. The per-record state is plain memory, one slot per key: setting a
+    // member's slot is a store, with no array's uniqueness check.
+    @exclusivity(unchecked) var batch = RecordBatch()
+    /// Where the chunk starts: the scanners' ranges are turned into the batch's from it.
+    @exclusivity(unchecked) var chunkStart = UnsafePointer<UInt8>(bitPattern: 1)!
     let maskedValues: UnsafeMutableBufferPointer<JSONToken?>
     let csvValues: UnsafeMutableBufferPointer<JSONToken?>
-    /// Each masked value's text: where it lies in the chunk when its bytes are its text (a
-    /// string without escapes, a number without exponent; empty for a missing or null value),
-    /// else nil: decoded into `decoded`.
-    let maskedText: UnsafeMutableBufferPointer<Range<Int>?>
-    @exclusivity(unchecked) var decoded: [[UInt8]]
-    /// `--escape-formulas` to JSON: where a `'` goes in the record's own string values.
-    @exclusivity(unchecked) var formulaInsertions: [Int] = []
     /// Whether a record of the chunk has each masked key: kept here, not in `result`, so that
     /// noting one is a plain store.
     let maskedKeysSeen: UnsafeMutableBufferPointer<Bool>
@@ -67,42 +57,29 @@ final class JSONChunkProcessor: ChunkProcessor {
 
     /// How reading one record went.
     enum Outcome: Equatable {
-        case written
-        /// Rejected, and the scanner is past it.
+        case read
+        /// Noted as bad, and the scanner is past it.
         case rejected
         /// Not valid JSON: the caller finds where the next record starts.
         case broken(RecordProblem)
-        /// The run stops (`--on-error fail`).
-        case stop
     }
 
-    init(plan: JSONInputPlan, encoder: RecordEncoder, columns: [ColumnSpec]) {
+    init(plan: JSONInputPlan) {
         self.plan = plan
-        self.encoder = encoder
-        self.masker = CellMasker(columns: columns)
         self.wantedKeys = JSONWantedKeys(masked: plan.maskedKeys, added: plan.addedKeys)
         self.csvColumnIndex = Dictionary(
             (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.maskedValues = Self.slots(plan.maskedKeys.count, nil)
         self.hasNonASCIIMaskedKeys = plan.maskedKeys.contains { $0.utf8.contains { $0 >= 0x80 } }
-        self.replacingColumnOfCSV = (plan.csvColumns ?? []).map { name in
-            columns.firstIndex { $0.name == name && $0.replace != nil } ?? -1
-        }
-        self.replacements = Array(repeating: nil, count: columns.count)
         self.maskedKeysSeen = Self.slots(plan.maskedKeys.count, false)
         self.csvValues = Self.slots(plan.csvColumns?.count ?? 0, nil)
-        self.decoded = Array(repeating: [], count: plan.maskedKeys.count)
-        self.maskedText = Self.slots(plan.maskedKeys.count, nil)
         self.writesCSV = plan.csvColumns != nil
-        self.marksFormulasInJSON = encoder.escapeFormulas && plan.csvColumns == nil
-        self.asksEveryMember = writesCSV || marksFormulasInJSON
     }
 
     deinit {
         wantedKeys.deallocate()
         maskedValues.deallocate()
         csvValues.deallocate()
-        maskedText.deallocate()
         maskedKeysSeen.deallocate()
     }
 
@@ -112,33 +89,30 @@ final class JSONChunkProcessor: ChunkProcessor {
         return slots
     }
 
-    func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
-        masker.resetStats()
-        result = ChunkResult()
+    /// Reads `chunk` into `batch`, whose spans then point into the chunk.
+    func read(_ chunk: Chunk, into batch: inout RecordBatch) {
+        swap(&self.batch, &batch)
+        defer { swap(&self.batch, &batch) }
+        self.batch.reset(chunk.bytes, fieldsPerRecord: plan.slots)
+        self.batch.textIsUTF8 = true
+        chunkStart = chunk.bytes.baseAddress ?? chunkStart
         for index in maskedKeysSeen.indices { maskedKeysSeen[index] = false }
         notesKeys = true
-        self.output = output
-        // Room for the added cells of ordinary records; a huge one grows the buffer only as it needs.
-        output.reserve(chunk.bytes.count + min(chunk.bytes.count, 4 << 20))
         if plan.isArray {
-            processArrayElements(chunk.bytes, chunk: chunk)
+            readArrayElements(chunk.bytes, chunk: chunk)
         } else {
-            processLines(chunk.bytes, chunk: chunk)
+            readLines(chunk.bytes, chunk: chunk)
         }
-        result.output = output
-        result.stats = masker.stats
-        result.maskedKeysSeen = Array(maskedKeysSeen)
-        return result
+        self.batch.maskedKeysSeen = Array(maskedKeysSeen)
     }
 
     // MARK: Cutting records out of the chunk
 
-    func processLines(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
+    func readLines(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
         var line = chunk.firstLine
         var start = 0
         while start < bytes.count {
-            if readsInOnePass, !notesKeys, let (outcome, next) = ordinaryLine(bytes, at: start, line: line) {
-                guard outcome != .stop else { return }
+            if readsInOnePass, !notesKeys, let (_, next) = ordinaryLine(bytes, at: start, line: line) {
                 line += 1
                 start = next
                 continue
@@ -156,15 +130,13 @@ final class JSONChunkProcessor: ChunkProcessor {
             guard scanner.peek() != nil else { continue }  // a blank line holds no record
             let raw = bytes[start..<next]
             switch record(&scanner, line: line, raw: raw, onePass: false) {
-            case .written, .rejected: continue
-            case .stop: return
-            case .broken(let problem):
-                guard reject(problem, line: line, raw: raw) == .rejected else { return }
+            case .read, .rejected: continue
+            case .broken(let problem): _ = reject(problem, line: line, raw: raw)
             }
         }
     }
 
-    func processArrayElements(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
+    func readArrayElements(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {
         var scanner = JSONScanner(bytes)
         var line = chunk.firstLine
         var counted = 0
@@ -183,13 +155,13 @@ final class JSONChunkProcessor: ChunkProcessor {
             let start = scanner.position
             if next == UInt8(ascii: "]") {
                 guard !afterComma else {
-                    result.fatal = .data(
+                    batch.fatal = .data(
                         plan.file, line: lineAt(start), "a comma before ']': a trailing comma is not JSON")
                     return
                 }
                 scanner.position += 1
                 guard chunk.isLast, scanner.peek() == nil else {
-                    result.fatal = .data(
+                    batch.fatal = .data(
                         plan.file, line: lineAt(scanner.position), "unexpected text after the array")
                     return
                 }
@@ -210,8 +182,7 @@ final class JSONChunkProcessor: ChunkProcessor {
             }
             lastWasBroken = false
             switch outcome {
-            case .written, .rejected: continue
-            case .stop: return
+            case .read, .rejected: continue
             case .broken(let problem):
                 lastWasBroken = true
                 // The broken record ends at the first comma between records after its start,
@@ -230,15 +201,12 @@ final class JSONChunkProcessor: ChunkProcessor {
                 } else if chunk.isLast && !splitter.isBroken {
                     end = bytes.count  // the input ends inside the record
                 } else {
-                    result.fatal = .data(
+                    batch.fatal = .data(
                         plan.file, line: recordLine,
                         "\(problem); where the next record starts cannot be told, so the run stops here")
                     return
                 }
-                guard reject(problem, line: recordLine, raw: bytes[start..<(recordEnd ?? end)]) == .rejected
-                else {
-                    return
-                }
+                _ = reject(problem, line: recordLine, raw: bytes[start..<(recordEnd ?? end)])
                 scanner.position = end
                 missingComma = false
             }
@@ -252,16 +220,18 @@ final class JSONChunkProcessor: ChunkProcessor {
 
     // MARK: Bad records
 
-    /// Counts a bad record (and quarantines it, a line of its own).
+    /// Notes a bad record, `raw` its bytes as read.
     @inline(never)  // the bad records' path, kept out of the good records' code
     func reject(_ problem: RecordProblem, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>)
         -> Outcome
     {
-        result.rows += 1
-        let record = UnsafeBufferPointer(rebasing: raw)
-        switch plan.rejectPolicy.reject(problem, line: line, record: record, endLine: true, into: &result) {
-        case .rejected: return .rejected
-        case .stop: return .stop
-        }
+        batch.appendBad(problem, line: line, raw: chunkRange(raw))
+        return .rejected
+    }
+
+    /// Where `bytes`, a slice of the chunk or of a part of it, lies in the chunk.
+    func chunkRange(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Range<Int> {
+        let shift = bytes.base.baseAddress.map { chunkStart.distance(to: $0) } ?? 0
+        return (bytes.startIndex + shift)..<(bytes.endIndex + shift)
     }
 }

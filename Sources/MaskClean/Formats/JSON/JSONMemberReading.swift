@@ -1,9 +1,9 @@
 import Foundation
 
 /// Reading one JSON record: its members checked against the keys the spec masks, adds and (for
-/// CSV output) writes as columns, before anything of it is written.
-extension JSONChunkProcessor {
-    /// Reads one record at the scanner and writes it out; `onePass: false` when the one-pass
+/// CSV output) takes as columns, before anything of it is noted in the batch.
+extension JSONRecordReader {
+    /// Reads one record at the scanner into the batch; `onePass: false` when the one-pass
     /// reading has just refused it.
     func record(
         _ scanner: inout JSONScanner, line: Int, raw: Slice<UnsafeBufferPointer<UInt8>>?, onePass: Bool = true
@@ -15,7 +15,7 @@ extension JSONChunkProcessor {
             if raw != nil, scanner.peek() != nil {
                 return .broken(.textAfterRecord)
             }
-            return write(
+            return noteRecord(
                 object, memberCount: memberCount, bytes: scanner.bytes, line: line,
                 raw: raw ?? scanner.bytes[object.range])
         }
@@ -56,7 +56,7 @@ extension JSONChunkProcessor {
         if let problem {
             return reject(problem, line: line, raw: rawRecord)
         }
-        return write(object, memberCount: memberCount, bytes: scanner.bytes, line: line, raw: rawRecord)
+        return noteRecord(object, memberCount: memberCount, bytes: scanner.bytes, line: line, raw: rawRecord)
     }
 
     /// Forgets what reading a record noted of its members.
@@ -64,13 +64,12 @@ extension JSONChunkProcessor {
     func forgetRecord() {
         for index in maskedValues.indices { maskedValues[index] = nil }
         for index in csvValues.indices { csvValues[index] = nil }
-        if !formulaInsertions.isEmpty { formulaInsertions.removeAll(keepingCapacity: true) }
     }
 
-    /// Reads and writes the NDJSON record on the line at `start` of `bytes` in one pass, when it
+    /// Reads the NDJSON record on the line at `start` of `bytes` in one pass, when it
     /// is ordinary and alone on its line: it is read from the chunk as it lies, and where it ends
     /// says where its line ends, with no search for the line feed first. Returns how it went and
-    /// where the next line starts; nil, having written nothing, for any other line.
+    /// where the next line starts; nil, having noted nothing, for any other line.
     @inline(__always)
     func ordinaryLine(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, line: Int) -> (Outcome, next: Int)?
     {
@@ -82,7 +81,7 @@ extension JSONChunkProcessor {
         while end < rest.count, rest[end] == 0x20 || rest[end] == 0x09 || rest[end] == 0x0D { end += 1 }
         guard end == rest.count || rest[end] == 0x0A else { return nil }
         let next = min(end + 1, rest.count)
-        let outcome = write(object, memberCount: memberCount, bytes: rest, line: line, raw: rest[..<next])
+        let outcome = noteRecord(object, memberCount: memberCount, bytes: rest, line: line, raw: rest[..<next])
         return (outcome, start + next)
     }
 
@@ -165,7 +164,7 @@ extension JSONChunkProcessor {
             }
             memberCount += 1
             // Most members are none of the wanted keys, and most specs ask nothing else of them.
-            if wantedKeys.mayHold(name) || asksEveryMember || nonASCII && hasNonASCIIMaskedKeys,
+            if wantedKeys.mayHold(name) || writesCSV || nonASCII && hasNonASCIIMaskedKeys,
                 !noteMember(
                     named: name, readable: count - (name.baseAddress! - base), value: value, in: bytes)
             {
@@ -211,8 +210,8 @@ extension JSONChunkProcessor {
     func member(key: JSONToken, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>)
         -> RecordProblem?
     {
-        if notesKeys, result.keysSeen.count < Self.keysNoted {
-            result.keysSeen.append(JSONScanner(bytes).decodeString(key) ?? "")
+        if notesKeys, batch.keysSeen.count < Self.keysNoted {
+            batch.keysSeen.append(JSONScanner(bytes).decodeString(key) ?? "")
         }
         // The key's bytes are its text unless it has escapes (rare): compared where they lie.
         if key.hasEscapes {
@@ -254,12 +253,12 @@ extension JSONChunkProcessor {
             matched = true
             guard noteMaskedValue(wanted.masked, value) else { return false }
         }
-        guard !matched && hasNonASCIIMaskedKeys || marksFormulasInJSON || writesCSV else { return true }
+        guard !matched && hasNonASCIIMaskedKeys || writesCSV else { return true }
         return noteUnusualMember(named: name, value: value, in: bytes, matched: matched)
     }
 
-    /// What `noteMember` asks of a member only for some specs and options: another
-    /// normalization of a non-ASCII masked key, formula triggers, CSV columns.
+    /// What `noteMember` asks of a member only for some specs and outputs: another
+    /// normalization of a non-ASCII masked key, CSV columns.
     @inline(never)
     func noteUnusualMember(
         named name: UnsafeBufferPointer<UInt8>, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>,
@@ -271,13 +270,6 @@ extension JSONChunkProcessor {
             // The same key in another Unicode normalization (`tél` as e + U+0301) is the masked
             // key too, as it is in a CSV header: twice in a record, it is ambiguous.
             guard noteMaskedValue(index, value) else { return false }
-        }
-        if marksFormulasInJSON {
-            if value.kind == .string && FormulaGuard.startsJSONString(bytes, value.range.lowerBound + 1) {
-                formulaInsertions.append(value.range.lowerBound + 1)
-            } else if value.kind == .object || value.kind == .array {
-                FormulaGuard.nestedTriggers(bytes, in: value.range, into: &formulaInsertions)
-            }
         }
         if writesCSV {
             let text = String(decoding: name, as: UTF8.self)
