@@ -1,6 +1,6 @@
 # maskclean: `make run` shows it working on the demo export, `make test` proves it.
 # Both install what they need when it is missing: libcsv-dev, zlib1g-dev and libzstd-dev (make deps),
-# and for the tests groff, zstd, libxml2-utils and chromium too (make test-deps).
+# and for the tests groff, zstd, libxml2-utils, chromium and postgresql too (make test-deps).
 # `make dist` builds the binary that travels, dist/maskclean-VERSION-linux-ARCH.tar.gz (a static
 # Swift runtime, libcsv, zlib and libzstd linked in, stripped; with the manual, README.md and
 # LICENSE; also left unpacked in dist/, `make -s dist-path` prints its binary's path); `make
@@ -44,8 +44,10 @@ deps:
 
 # What the tests need besides: groff checks the manual, the zstd tool the compressed outputs,
 # xmllint (libxml2-utils) the JUnit XML against its schema, Chromium renders the HTML report
-# (headless), and cmarkgfm (GitHub's cmark-gfm, from PyPI into GFM_VENV, with python3-venv) renders
-# the Markdown summary as GitHub does. Building or running the demo does not install them.
+# (headless), PostgreSQL loads the cleaned CSV with COPY (a throwaway server of the test's own; Debian
+# puts initdb under /usr/lib/postgresql/VERSION/bin, not on the PATH), and cmarkgfm (GitHub's
+# cmark-gfm, from PyPI into GFM_VENV, with python3-venv) renders the Markdown summary as GitHub
+# does. Building or running the demo does not install them.
 GFM_VENV          = .build/gfm-venv
 CMARKGFM_VERSION  = 2025.10.22
 
@@ -54,6 +56,7 @@ test-deps: deps
 	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
 	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	python3 -c 'import venv; import ensurepip' 2>/dev/null || missing="$$missing python3-venv";)
 	@$(GFM_VENV)/bin/python -c 'import cmarkgfm' 2>/dev/null || { \
 		echo "Installing cmarkgfm $(CMARKGFM_VERSION) into $(GFM_VENV)…"; \
