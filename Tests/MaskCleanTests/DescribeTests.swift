@@ -368,3 +368,28 @@ struct DescribeTests {
         }
     }
 }
+
+/// `describe` reads records with the readers a run uses, straight from their batches: a CSV
+/// record's fields are never written as JSON to be read back (docs/architecture.md).
+@Suite("describe reads record batches")
+struct DescribeBatchReadingTests {
+    @Test("a cell that is not UTF-8 is named as the run names it, with no word of JSON")
+    func invalidUTF8() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("export.csv", Array("id,name\n1,Zoë\n2,caf".utf8) + [0xE9, 0x0A])
+        #expect(throws: MaskCleanError.data(path, line: 3, "invalid UTF-8 in column \"name\"")) {
+            try RecordSample.read(DescribeOptions(input: path))
+        }
+    }
+
+    @Test("CSV fields come from the batch decoded: quotes and doubled quotes are the format's, not the value's")
+    func quotedFields() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write(
+            "export.csv", "id,note\r\n1,\"say \"\"hi\"\"\"\r\n2,\"two\r\nlines\"\r\n3,plain\r\n")
+        let sample = try RecordSample.read(DescribeOptions(input: path))
+        #expect(sample.records == 3)
+        #expect(sample.columns == ["id", "note"])
+        #expect(sample.tallies[1].distinct.keys.sorted() == ["plain", "say \"hi\"", "two\r\nlines"])
+    }
+}

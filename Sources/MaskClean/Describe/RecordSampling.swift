@@ -50,8 +50,7 @@ struct RecordSample {
             format = try Runner.format(of: options.input)
         }
         let input = try InputFile(path: options.input)
-        // The records are read as a run with no masked column that writes NDJSON, whose text
-        // `add(_:)` reads back: a CSV record's fields then come keyed by the header's names.
+        // The records are read by a run's readers, with no masked column.
         var runOptions = RunOptions(input: options.input, output: nil, jobs: 1)
         runOptions.inputFormat = format
         runOptions.outputFormat = .ndjson
@@ -76,13 +75,12 @@ struct RecordSample {
     ) throws(MaskCleanError) {
         let start = source.start
         for name in start.columnNames ?? [] { _ = column(name) }
-        let encoder = RecordFraming(format: .ndjson, delimiter: UInt8(ascii: ","))
-            .makeEncoder(columnNames: start.columnNames ?? [], escapeFormulas: false)
         let reader = ChunkReader(
             input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
             maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
             firstLine: start.nextLine)
-        let processor = source.makeProcessor(encoder)
+        let recordReader = source.makeReader()
+        var batch = RecordBatch()
         var returned: ByteBuffer?
         while records < limit {
             // Chunks of about the records still wanted: the reader hands them out as soon as
@@ -91,10 +89,10 @@ struct RecordSample {
             guard let event = try reader.next(into: returned) else { break }
             switch event {
             case .chunk(let chunk):
-                let result = processor.process(chunk, into: ByteBuffer())
-                try add(result.output.bytes, limit: limit)
+                recordReader.read(chunk, into: &batch)
+                try add(batch, columns: start.columnNames, limit: limit)
                 // A bad record past the records wanted is none of the sample's business.
-                if let fatal = result.fatal, records < limit { throw fatal }
+                if let fatal = batch.fatal, records < limit { throw fatal }
                 returned = chunk.buffer
             case .oversizedRecord(let line):
                 let problem = RecordProblem.tooLong(
@@ -109,37 +107,46 @@ struct RecordSample {
         }
     }
 
-    /// Adds the records of NDJSON text (what the reader wrote), up to `limit` in all: each
-    /// top-level member's value as a cell (strings decoded, numbers as written).
-    private mutating func add(_ text: UnsafeBufferPointer<UInt8>, limit: Int) throws(MaskCleanError) {
-        var scanner = JSONScanner(text)
-        let reader = JSONScanner(text)
-        while records < limit, let next = scanner.peek() {
-            if next == UInt8(ascii: ",") {
-                scanner.position += 1
-                continue
+    /// Adds the batch's records, up to `limit` in all: a CSV record's fields under `columns`
+    /// (the header's names), a JSON record's top-level members (strings decoded, numbers as
+    /// written). The first bad record ends the sample with the error a run would stop with.
+    private mutating func add(_ batch: RecordBatch, columns names: [String]?, limit: Int) throws(MaskCleanError) {
+        for record in batch.records {
+            guard records < limit else { return }
+            if record.problem >= 0 {
+                throw .data(file, line: record.line, batch.problems[record.problem].description)
             }
-            var record: [(Int, String?)] = []
-            // The reader wrote this text from records it checked: it scans.
-            var members: [(key: JSONToken, value: JSONToken)] = []
-            do {
-                _ = try scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
+            var cells: [(Int, String?)] = []
+            if let names {
+                for (slot, name) in names.enumerated() {
+                    let text = batch.text(record, slot)
+                    guard let cell = String(validating: text, as: UTF8.self) else {
+                        throw .data(file, line: record.line, RecordProblem.invalidUTF8InColumn(name).description)
+                    }
+                    cells.append((column(name), cell))
+                }
+            } else {
+                // The object as read, which the reader checked: it scans.
+                let object = record.content.lowerBound..<(record.content.upperBound + 1)
+                var scanner = JSONScanner(UnsafeBufferPointer(rebasing: batch.bytes[..<object.upperBound]))
+                scanner.position = object.lowerBound
+                let reader = JSONScanner(batch.bytes)
+                var members: [(key: JSONToken, value: JSONToken)] = []
+                _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
                     members.append((key, value))
                 }
-            } catch {
-                return  // the reader wrote this text from records it checked: not reached
-            }
-            for (key, value) in members {
-                let index = column(reader.decodeString(key) ?? "")
-                switch value.kind {
-                case .string: record.append((index, reader.decodeString(value) ?? ""))
-                case .number: record.append((index, reader.plainDecimal(value) ?? ""))
-                case .null: record.append((index, ""))
-                case .object, .array, .bool: record.append((index, nil))
+                for (key, value) in members {
+                    let index = column(reader.decodeString(key) ?? "")
+                    switch value.kind {
+                    case .string: cells.append((index, reader.decodeString(value) ?? ""))
+                    case .number: cells.append((index, reader.plainDecimal(value) ?? ""))
+                    case .null: cells.append((index, ""))
+                    case .object, .array, .bool: cells.append((index, nil))
+                    }
                 }
             }
             // The last cell of a column named twice is the one a run reads: counted from the end.
-            for (index, cell) in record.reversed() {
+            for (index, cell) in cells.reversed() {
                 guard let cell else {
                     tallies[index].unmaskable += 1
                     continue

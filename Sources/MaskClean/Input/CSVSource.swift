@@ -57,6 +57,8 @@ struct CSVSource: RecordSource {
 
     func makeSplitter() -> CSVSplitter { CSVSplitter(delimiter: settings.delimiter) }
 
+    func makeReader() -> any RecordReader { CSVRecordReader(plan: plan) }
+
     /// A reader, a masking stage and `encoder`, for one worker. When records go out in CSV with
     /// the input's delimiter, unchanged but for their added cells, each is copied as read and the
     /// reader hands over only the masked fields; otherwise every field, for the writer.

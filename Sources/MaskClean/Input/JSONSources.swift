@@ -14,6 +14,7 @@ struct NDJSONSource: RecordSource {
     func makeSplitter() -> LineSplitter { LineSplitter() }
 
     func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor { records.makeProcessor(encoder) }
+    func makeReader() -> any RecordReader { JSONRecordReader(plan: records.plan) }
 
     func finish(_ totals: inout RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(&totals) }
 }
@@ -57,6 +58,7 @@ struct JSONArraySource: RecordSource {
     func makeSplitter() -> JSONArraySplitter { JSONArraySplitter() }
 
     func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor { records.makeProcessor(encoder) }
+    func makeReader() -> any RecordReader { JSONRecordReader(plan: records.plan) }
 
     func finish(_ totals: inout RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(&totals) }
 }

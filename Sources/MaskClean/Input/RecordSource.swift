@@ -3,7 +3,8 @@
 /// records are cut into chunks and read, and what can only be checked once all are read.
 ///
 /// A source is made by reading the input's start and checking the spec against it; the run then
-/// cuts the rest into chunks with `makeSplitter()` and masks them with `makeProcessor(_:)`.
+/// cuts the rest into chunks with `makeSplitter()` and masks them with `makeProcessor(_:)`, whose
+/// reader fills a record batch from each (docs/architecture.md).
 protocol RecordSource {
     associatedtype Splitter: RecordSplitter
 
@@ -18,6 +19,10 @@ protocol RecordSource {
 
     /// A processor for one worker, writing through `encoder`.
     func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor
+
+    /// A reader handing over every field of a record: a CSV record's fields, a JSON record's
+    /// bytes (`describe`).
+    func makeReader() -> any RecordReader
 
     /// Checks what is known only once every record is read, and notes it in the report; the
     /// outputs are still temporary.
