@@ -382,7 +382,8 @@ struct DescribeBatchReadingTests {
         }
     }
 
-    @Test("CSV fields come from the batch decoded: quotes and doubled quotes are the format's, not the value's")
+    @Test(
+        "CSV fields come from the batch decoded: quotes and doubled quotes are the format's, not the value's")
     func quotedFields() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write(

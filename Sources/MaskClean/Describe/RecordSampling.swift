@@ -110,7 +110,9 @@ struct RecordSample {
     /// Adds the batch's records, up to `limit` in all: a CSV record's fields under `columns`
     /// (the header's names), a JSON record's top-level members (strings decoded, numbers as
     /// written). The first bad record ends the sample with the error a run would stop with.
-    private mutating func add(_ batch: RecordBatch, columns names: [String]?, limit: Int) throws(MaskCleanError) {
+    private mutating func add(_ batch: RecordBatch, columns names: [String]?, limit: Int)
+        throws(MaskCleanError)
+    {
         for record in batch.records {
             guard records < limit else { return }
             if record.problem >= 0 {
@@ -121,7 +123,8 @@ struct RecordSample {
                 for (slot, name) in names.enumerated() {
                     let text = batch.text(record, slot)
                     guard let cell = String(validating: text, as: UTF8.self) else {
-                        throw .data(file, line: record.line, RecordProblem.invalidUTF8InColumn(name).description)
+                        throw .data(
+                            file, line: record.line, RecordProblem.invalidUTF8InColumn(name).description)
                     }
                     cells.append((column(name), cell))
                 }

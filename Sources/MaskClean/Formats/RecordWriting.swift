@@ -59,7 +59,9 @@ extension RecordEncoder {
             let field = batch.fields[record.firstField + slot]
             let replacing = written.replacingColumnOfSlot[slot]
             if replacing >= 0, let replacement = replacements[replacing] {
-                cell(UnsafeBufferPointer(rebasing: premasked[replacement]), outputColumn: index, separator: index > 0, &out)
+                cell(
+                    UnsafeBufferPointer(rebasing: premasked[replacement]), outputColumn: index,
+                    separator: index > 0, &out)
                 continue
             }
             let text = batch.text(of: field)

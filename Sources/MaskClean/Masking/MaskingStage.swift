@@ -37,7 +37,9 @@ final class MaskingStage {
                 guard reject(batch.problems[record.problem], record, batch, &result) else { break }
                 continue
             }
-            if let problem = writer.problem(record, batch) ?? (batch.textIsUTF8 ? nil : unmaskable(record, batch)) {
+            if let problem = writer.problem(record, batch)
+                ?? (batch.textIsUTF8 ? nil : unmaskable(record, batch))
+            {
                 guard reject(problem, record, batch, &result) else { break }
                 continue
             }
@@ -48,7 +50,8 @@ final class MaskingStage {
                 record, batch, replacements: replacements, masker: masker, &out)
             for column in 0..<columnCount {
                 outputColumn = masker.writeAddedCells(
-                    batch.text(record, slotOfColumn[column]), column: column, row: row, outputColumn: outputColumn,
+                    batch.text(record, slotOfColumn[column]), column: column, row: row,
+                    outputColumn: outputColumn,
                     separator: separator, encoder: writer, to: &out)
                 separator = true
             }
@@ -78,16 +81,19 @@ final class MaskingStage {
         for column in replacements.indices {
             replacements[column] = nil
             guard masker.addedCells[column].replace != nil else { continue }
-            replacements[column] = masker.premask(batch.text(record, slotOfColumn[column]), column: column, row: row)
+            replacements[column] = masker.premask(
+                batch.text(record, slotOfColumn[column]), column: column, row: row)
         }
     }
 
     /// Applies `--on-error` to a bad record; false when the run stops.
     @inline(never)  // the bad records' path, kept out of the good records' code
     func reject(
-        _ problem: RecordProblem, _ record: RecordBatch.Record, _ batch: RecordBatch, _ result: inout ChunkResult
+        _ problem: RecordProblem, _ record: RecordBatch.Record, _ batch: RecordBatch,
+        _ result: inout ChunkResult
     ) -> Bool {
-        policy.reject(problem, line: record.line, record: batch.raw(record), endLine: policy.endsLines, into: &result)
+        policy.reject(
+            problem, line: record.line, record: batch.raw(record), endLine: policy.endsLines, into: &result)
             == .rejected
     }
 }

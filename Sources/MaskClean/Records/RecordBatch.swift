@@ -107,7 +107,8 @@ struct RecordBatch {
     mutating func appendBad(_ problem: RecordProblem, line: Int, raw: Range<Int>) {
         records.append(
             Record(
-                line: line, raw: raw, content: 0..<0, copiable: false, firstField: fields.count, fieldCount: 0,
+                line: line, raw: raw, content: 0..<0, copiable: false, firstField: fields.count,
+                fieldCount: 0,
                 problem: problems.count))
         problems.append(problem)
     }

@@ -71,13 +71,15 @@ extension CSVRecordReader {
     /// bytes between the quotes, unless a quote is doubled in them, when the text is decoded.
     @inline(__always)
     func noteField(
-        _ raw: Range<Int>, text: Range<Int>, in base: UnsafePointer<UInt8>, at offset: Int, doubledQuotes: Bool
+        _ raw: Range<Int>, text: Range<Int>, in base: UnsafePointer<UInt8>, at offset: Int,
+        doubledQuotes: Bool
     ) {
         let inChunk = (offset + raw.lowerBound)..<(offset + raw.upperBound)
         guard doubledQuotes else {
             batch.fields.append(
                 RecordBatch.Field(
-                    raw: inChunk, text: (offset + text.lowerBound)..<(offset + text.upperBound), isDecoded: false,
+                    raw: inChunk, text: (offset + text.lowerBound)..<(offset + text.upperBound),
+                    isDecoded: false,
                     hasRaw: true, kind: .string))
             return
         }
@@ -98,7 +100,8 @@ extension CSVRecordReader {
     /// boundary scanner finds by libcsv's rules (or the input's end, in its last chunk). Returns
     /// that end; nil, having noted nothing, for a record libcsv must read, and for one too long
     /// or holding a NUL, which the line path reports at the line where it shows.
-    func splitLines(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, hasNUL: Bool, isLast: Bool) -> Int? {
+    func splitLines(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, hasNUL: Bool, isLast: Bool) -> Int?
+    {
         var splitter = CSVSplitter(delimiter: plan.delimiter)
         let rest = UnsafeBufferPointer(rebasing: bytes[start...])
         let found = splitter.scanToFirstBoundary(rest).boundary

@@ -242,7 +242,8 @@ final class CSVRecordReader: CSVFieldSink {
             batch.decoded.append(bytes.assumingMemoryBound(to: UInt8.self))
             batch.fields.append(
                 RecordBatch.Field(
-                    raw: 0..<0, text: start..<batch.decoded.count, isDecoded: true, hasRaw: false, kind: .string))
+                    raw: 0..<0, text: start..<batch.decoded.count, isDecoded: true, hasRaw: false,
+                    kind: .string))
         }
         fieldIndex += 1
     }

@@ -81,7 +81,8 @@ extension JSONRecordReader {
         while end < rest.count, rest[end] == 0x20 || rest[end] == 0x09 || rest[end] == 0x0D { end += 1 }
         guard end == rest.count || rest[end] == 0x0A else { return nil }
         let next = min(end + 1, rest.count)
-        let outcome = noteRecord(object, memberCount: memberCount, bytes: rest, line: line, raw: rest[..<next])
+        let outcome = noteRecord(
+            object, memberCount: memberCount, bytes: rest, line: line, raw: rest[..<next])
         return (outcome, start + next)
     }
 

@@ -25,7 +25,8 @@ extension JSONRecordReader {
                 note(token, text: (token.range.lowerBound + 1)..<(token.range.upperBound - 1), shift: shift)
             case .string:
                 guard let text = scanner.decodeString(token) else {
-                    return forget(firstField, decodedStart, .invalidUTF8InKey(plan.maskedKeys[index]), line, raw)
+                    return forget(
+                        firstField, decodedStart, .invalidUTF8InKey(plan.maskedKeys[index]), line, raw)
                 }
                 note(token, decoded: text, shift: shift)
             case .number:
@@ -34,7 +35,8 @@ extension JSONRecordReader {
                     continue
                 }
                 guard let text = scanner.plainDecimal(token) else {
-                    return forget(firstField, decodedStart, .numberTooLarge(key: plan.maskedKeys[index]), line, raw)
+                    return forget(
+                        firstField, decodedStart, .numberTooLarge(key: plan.maskedKeys[index]), line, raw)
                 }
                 note(token, decoded: text, shift: shift)
             default:
@@ -49,7 +51,9 @@ extension JSONRecordReader {
                 }
                 switch token.kind {
                 case .string where !token.hasEscapes:
-                    note(token, text: (token.range.lowerBound + 1)..<(token.range.upperBound - 1), shift: shift)
+                    note(
+                        token, text: (token.range.lowerBound + 1)..<(token.range.upperBound - 1), shift: shift
+                    )
                 case .string:
                     guard let text = scanner.decodeString(token) else {
                         return forget(firstField, decodedStart, .nulForCSV(key: csvColumns[index]), line, raw)
@@ -63,7 +67,8 @@ extension JSONRecordReader {
         let range = object.range
         batch.records.append(
             RecordBatch.Record(
-                line: line, raw: chunkRange(raw), content: (range.lowerBound + shift)..<(range.upperBound - 1 + shift),
+                line: line, raw: chunkRange(raw),
+                content: (range.lowerBound + shift)..<(range.upperBound - 1 + shift),
                 copiable: true, firstField: firstField, fieldCount: memberCount))
         return .read
     }
@@ -85,7 +90,8 @@ extension JSONRecordReader {
         batch.fields.append(
             RecordBatch.Field(
                 raw: (token.range.lowerBound + shift)..<(token.range.upperBound + shift),
-                text: start..<batch.decoded.count, isDecoded: true, hasRaw: true, kind: Self.kind(token.kind)))
+                text: start..<batch.decoded.count, isDecoded: true, hasRaw: true, kind: Self.kind(token.kind))
+        )
     }
 
     @inline(__always)

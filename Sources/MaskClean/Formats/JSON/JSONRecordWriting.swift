@@ -21,7 +21,8 @@ extension RecordEncoder {
             if field.kind != .missing { edits.append((field.raw.lowerBound, field.raw.upperBound, column)) }
         }
         if escapeFormulas {
-            for insertion in Self.formulaInsertions(in: bytes, object: content.lowerBound..<(content.upperBound + 1))
+            for insertion in Self.formulaInsertions(
+                in: bytes, object: content.lowerBound..<(content.upperBound + 1))
             where !edits.contains(where: { $0.column >= 0 && ($0.start..<$0.end).contains(insertion) }) {
                 edits.append((insertion, insertion, -1))
             }
