@@ -9,9 +9,10 @@ import MaskClean
 
 /// Writes messages to stderr, one format for all of them.
 enum Diagnostics {
-    /// The error's one line, made safe for a terminal (`visible`).
+    /// The error's one line, its outputs named by their flags, made safe for a terminal
+    /// (`visible`).
     static func error(_ error: MaskCleanError) {
-        print(visible(error.message))
+        print(visible(error.shown))
     }
 
     static func print(_ text: String, terminator: String = "\n") {

@@ -130,9 +130,9 @@ enum Frontend {
         _ report: Report, to path: String, sparing reads: [(path: String, what: String)]
     ) {
         do throws(MaskCleanError) {
-            try OutputPaths.check([("GITHUB_STEP_SUMMARY", path)], protecting: reads)
+            try OutputPaths.check([(.stepSummary, path)], protecting: reads)
         } catch {
-            Diagnostics.print(visible("warning: \(error.message); the summary is not appended"))
+            Diagnostics.print(visible("warning: \(error.shown); the summary is not appended"))
             return
         }
         let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0

@@ -57,7 +57,7 @@ struct ReaderOptions: ParsableArguments {
         do {
             return try ColumnList.parse(columns, delimiter: delimiter)
         } catch {
-            throw ValidationError(visible(error.message))
+            throw ValidationError(visible(error.shown))
         }
     }
 }

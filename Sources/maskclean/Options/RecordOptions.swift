@@ -89,8 +89,8 @@ struct RecordOptions: ParsableArguments {
     /// The settings for the frontend; `output` is nil for `check`.
     func settings(output: String?, outputFormat: FormatChoice?) throws -> Frontend.Settings {
         var options = RunOptions(
-            input: input, output: output, report: reportOutputs.report,
-            jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
+            input: input, output: output, jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
+        options.reportPaths = reportOutputs.paths
         options.inputFormat = reader.inputFormat?.format
         options.outputFormat = outputFormat?.format
         options.delimiter = try reader.delimiterByte()
@@ -98,10 +98,7 @@ struct RecordOptions: ParsableArguments {
         options.writesHeader = !noHeader
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
-        options.html = reportOutputs.html
         options.escapeFormulas = escapeFormulas
-        options.junit = reportOutputs.junit
-        options.markdown = reportOutputs.markdown
         options.redactSamples = reportOutputs.redactSamples
         options.part = part
         options.firstRow = firstRow

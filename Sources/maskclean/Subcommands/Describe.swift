@@ -68,7 +68,7 @@ struct Describe: ParsableCommand {
             do throws(MaskCleanError) {
                 names += try ColumnList.fields(of: text, delimiter: UInt8(ascii: ","), option: "--only")
             } catch {
-                throw ValidationError(visible(error.message))
+                throw ValidationError(visible(error.shown))
             }
         }
         return names
@@ -98,7 +98,7 @@ struct Describe: ParsableCommand {
         let toFile = output.map { $0 != "-" } ?? false
         if let output, toFile {
             _ = try SpecProposal.isJSON(output)
-            try OutputPaths.check([("-o", output)], protecting: [(input, "input")])
+            try OutputPaths.check([(.proposedSpec, output)], protecting: [(input, "input")])
             if !force && OutputPaths.isExistingRegularFile(output) {
                 throw .usage(
                     "-o \(output) exists: describe replaces a file only with --force (a spec edited by hand is data too)"

@@ -55,10 +55,7 @@ struct Merge: ParsableCommand {
         StandardStreams.occupyClosed()
         Signals.install()
         var options = MergeOptions(reports: reports)
-        options.report = reportOutputs.report
-        options.junit = reportOutputs.junit
-        options.markdown = reportOutputs.markdown
-        options.html = reportOutputs.html
+        options.reportPaths = reportOutputs.paths
         options.redactSamples = reportOutputs.redactSamples
         options.input = input
         options.firstRow = firstRow
