@@ -2,10 +2,6 @@ import ArgumentParser
 import MaskClean
 import MaskEngine
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 // maskclean apply FORMAT [VALUE ...] [--affine FORMAT ...] [--strategy S] [--notation C:SET[:optional]]
 //                 [--no-autocomplete] [--rtl] [--syntax S] [--template T] [--symbols S] [--placeholder C]
 //
@@ -90,9 +86,7 @@ struct Apply: ParsableCommand {
         column.rightToLeft = rtl
         column.syntaxOptions = syntax.options
         column.placeholder = placeholder?.first ?? (syntax.template != nil ? "_" : nil)
-        StandardStreams.occupyClosed()
-        signal(SIGPIPE, SIG_IGN)
-        do {
+        try ExitPath.run { () throws(MaskCleanError) -> ExitStatus in
             let mask = try column.compile()
             // A row goes out per value that comes in: nothing waits for the input to end.
             var out = StandardOutput()
@@ -117,10 +111,7 @@ struct Apply: ParsableCommand {
             }
             try table?.finish(to: &out)
             try out.flush()
-        } catch {
-            if error.isBrokenPipe { return }
-            Diagnostics.error(error)
-            throw ExitCode(error.status.rawValue)
+            return .success
         }
     }
 }

@@ -75,20 +75,15 @@ struct Describe: ParsableCommand {
     }
 
     func run() throws {
-        StandardStreams.occupyClosed()
-        Signals.install()
-        var options = DescribeOptions(input: input)
-        options.inputFormat = reader.inputFormat?.format
-        options.delimiter = try reader.delimiterByte()
-        options.columnNames = try reader.columnNames(input: input)
-        options.sample = sample
-        options.only = try onlyNames()
-        do throws(MaskCleanError) {
+        try ExitPath.run {
+            var options = DescribeOptions(input: input)
+            options.inputFormat = reader.inputFormat?.format
+            options.delimiter = try reader.delimiterByte()
+            options.columnNames = try reader.columnNames(input: input)
+            options.sample = sample
+            options.only = try onlyNames()
             try propose(options)
-        } catch {
-            if error.isBrokenPipe { return }
-            Diagnostics.error(error)
-            throw ExitCode(error.status.rawValue)
+            return .success
         }
     }
 

@@ -52,8 +52,6 @@ struct Merge: ParsableCommand {
     }
 
     func run() throws {
-        StandardStreams.occupyClosed()
-        Signals.install()
         var options = MergeOptions(reports: reports)
         options.reportPaths = reportOutputs.paths
         options.redactSamples = reportOutputs.redactSamples
@@ -61,6 +59,6 @@ struct Merge: ParsableCommand {
         options.firstRow = firstRow
         var shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
         shown.reads += reports.map { ($0, "partial report") }
-        throw ExitCode(Frontend.merge(shown, options).rawValue)
+        try ExitPath.run { try Frontend.merge(shown, options) }
     }
 }

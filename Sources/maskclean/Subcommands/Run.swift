@@ -68,19 +68,18 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        StandardStreams.occupyClosed()
-        Signals.install()
-        var settings = try records.settings(output: output, outputFormat: outputFormat)
-        switch compress {
-        case .gzip: settings.options.compression = .with(.gzip)
-        case .zstd: settings.options.compression = .with(.zstd)
-        case .none?: settings.options.compression = .none
-        case nil: break
+        try ExitPath.run {
+            var settings = try records.settings(output: output, outputFormat: outputFormat)
+            switch compress {
+            case .gzip: settings.options.compression = .with(.gzip)
+            case .zstd: settings.options.compression = .with(.zstd)
+            case .none?: settings.options.compression = .none
+            case nil: break
+            }
+            settings.options.compressionLevel = compressionLevel
+            if header { settings.options.writesHeader = true }
+            return try Frontend.run(settings)
         }
-        settings.options.compressionLevel = compressionLevel
-        if header { settings.options.writesHeader = true }
-        let status = Frontend.run(settings)
-        throw ExitCode(status.rawValue)
     }
 }
 
