@@ -87,12 +87,12 @@ struct RecordOptions: ParsableArguments {
     var noHeader: Bool { reader.noHeader }
 
     /// The settings for the frontend; `output` is nil for `check`.
-    func settings(output: String?, outputFormat: FormatChoice?) throws -> Frontend.Settings {
+    func settings(output: String?, outputFormat: RecordFormat?) throws -> Frontend.Settings {
         var options = RunOptions(
             input: input, output: output, jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
         options.reportPaths = reportOutputs.paths
-        options.inputFormat = reader.inputFormat?.format
-        options.outputFormat = outputFormat?.format
+        options.inputFormat = reader.inputFormat
+        options.outputFormat = outputFormat
         options.delimiter = try reader.delimiterByte()
         options.columnNames = try reader.columnNames(input: input)
         options.writesHeader = !noHeader
@@ -110,11 +110,8 @@ struct RecordOptions: ParsableArguments {
     }
 }
 
-enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
-    case csv, tsv, json, ndjson
-
-    var format: RecordFormat { RecordFormat(rawValue: rawValue)! }
-}
+/// `--input-format`, `--output-format`: the library's record formats, as they are named.
+extension RecordFormat: ExpressibleByArgument {}
 
 enum AnnotationsChoice: String, ExpressibleByArgument, CaseIterable {
     case github, none

@@ -29,7 +29,7 @@ struct Apply: ParsableCommand {
         help:
             "How the format is picked for each value: bestStatus (the default: complete, then lossy, then incomplete), or the reference's wholeString, prefix, capacity, extractedValueCapacity."
     )
-    var strategy: StrategyChoice = .bestStatus
+    var strategy: AffinityStrategy = .bestStatus
 
     @Option(
         name: .customLong("notation"),
@@ -78,9 +78,9 @@ struct Apply: ParsableCommand {
 
     func run() throws {
         var column = ApplyColumn(format: format)
-        column.syntax = syntax.syntax.syntax
+        column.syntax = syntax.syntax
         column.affineFormats = affineFormats
-        column.strategy = strategy.strategy
+        column.strategy = strategy
         column.notations = try parsedNotations()
         column.autocomplete = !noAutocomplete
         column.rightToLeft = rtl
@@ -116,8 +116,5 @@ struct Apply: ParsableCommand {
     }
 }
 
-enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
-    case bestStatus, wholeString, prefix, capacity, extractedValueCapacity
-
-    var strategy: AffinityStrategy { AffinityStrategy(rawValue: rawValue)! }
-}
+/// `--strategy`: the engine's strategies, as they are named.
+extension AffinityStrategy: ExpressibleByArgument {}

@@ -77,7 +77,7 @@ struct Describe: ParsableCommand {
     func run() throws {
         try ExitPath.run {
             var options = DescribeOptions(input: input)
-            options.inputFormat = reader.inputFormat?.format
+            options.inputFormat = reader.inputFormat
             options.delimiter = try reader.delimiterByte()
             options.columnNames = try reader.columnNames(input: input)
             options.sample = sample
