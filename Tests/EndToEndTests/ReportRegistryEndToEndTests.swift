@@ -11,8 +11,9 @@ struct ReportRegistryEndToEndTests {
     /// A scratch folder with a spec, an input that passes its gate, and a partial report of it.
     static func scratch() throws -> TemporaryFolder {
         let scratch = try TemporaryFolder()
-        _ = try scratch.write("spec.json", ExitStatusTests.spec)
-        _ = try scratch.write("data.csv", ExitStatusTests.goodCSV)
+        for (name, text) in [("spec.json", ExitStatusTests.spec), ("data.csv", ExitStatusTests.goodCSV)] {
+            _ = try scratch.write(name, text)
+        }
         let made = try Maskclean.run(
             ["check", "spec.json", "data.csv", "--report", "part.json", "--quiet"], in: scratch.url)
         #expect(made.status == 0, "\(made.stderr)")

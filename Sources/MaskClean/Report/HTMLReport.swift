@@ -3,14 +3,7 @@ import Foundation
 /// The page `--html` writes (docs/report.md): one self-contained HTML file a person opens after a
 /// run. Inline CSS and SVG only: no script, nothing fetched, no font to load. Every value from the
 /// data or the spec goes through `HTMLReport.escaped`.
-public enum HTMLReport: ReportRenderer {
-    static let role = "the HTML report"
-    static let compressesBySuffix = true
-
-    static func render(_ report: Report, _ context: ReportContext) -> String {
-        page(report, input: context.input, spec: context.spec, elapsed: context.elapsed)
-    }
-
+public enum HTMLReport {
     /// The statuses every record of a column falls in, in the order the bar stacks them.
     static let statuses = ["complete", "lossy", "incomplete", "empty", "rejected"]
 

@@ -1,10 +1,3 @@
-/// The report as JUnit XML.
-enum JUnitReport: ReportRenderer {
-    static let role = "the JUnit report"
-    static let compressesBySuffix = false
-    static func render(_ report: Report, _ context: ReportContext) -> String { report.junit }
-}
-
 extension Report {
     /// The report as JUnit XML in the subset GitLab, Jenkins and Azure DevOps read
     /// (docs/report.md): one `testsuite` for the input, one `testcase` per spec column, one for

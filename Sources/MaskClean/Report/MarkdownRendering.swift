@@ -1,10 +1,3 @@
-/// The report as the Markdown summary.
-enum MarkdownReport: ReportRenderer {
-    static let role = "the Markdown report"
-    static let compressesBySuffix = false
-    static func render(_ report: Report, _ context: ReportContext) -> String { report.markdown }
-}
-
 extension Report {
     /// The Markdown summary (`--markdown`, GitHub's step summary): the terminal summary's table
     /// with WARN and FAILED marked, the run's findings, then each column's samples. Every value

@@ -1,7 +1,7 @@
 /// The formats a report is written in: the one registry that every command's outputs loop over
 /// (`Outputs` opens, renders and commits one file per format asked for, `RunOptions` and
-/// `MergeOptions` name them, the executable gives each its flag). Adding a format is a renderer
-/// in a file of its own and one case here, with its renderer in `renderer`'s switch.
+/// `MergeOptions` name them, the executable gives each its flag). Adding a format is its
+/// rendering, in a file of its own, and one case here with its `renderer`.
 public enum ReportFormat: String, CaseIterable, Sendable, Hashable {
     /// The report itself (docs/report.md), the one `merge` reads back.
     case json
@@ -12,13 +12,16 @@ public enum ReportFormat: String, CaseIterable, Sendable, Hashable {
     /// One self-contained HTML page.
     case html
 
-    /// The code that writes the report in this format.
-    var renderer: any ReportRenderer.Type {
+    /// How the report is written in this format, and what messages call its file.
+    var renderer: ReportRenderer {
         switch self {
-        case .json: JSONReport.self
-        case .junit: JUnitReport.self
-        case .markdown: MarkdownReport.self
-        case .html: HTMLReport.self
+        case .json: ReportRenderer(role: "the report", compressesBySuffix: true) { report, _ in report.json }
+        case .junit: ReportRenderer(role: "the JUnit report") { report, _ in report.junit }
+        case .markdown: ReportRenderer(role: "the Markdown report") { report, _ in report.markdown }
+        case .html:
+            ReportRenderer(role: "the HTML report", compressesBySuffix: true) { report, run in
+                HTMLReport.page(report, input: run.input, spec: run.spec, elapsed: run.elapsed)
+            }
         }
     }
 
@@ -43,18 +46,16 @@ public struct ReportContext: Sendable {
     public var elapsed: Duration
 
     public init(input: String, spec: String, elapsed: Duration) {
-        self.input = input
-        self.spec = spec
-        self.elapsed = elapsed
+        (self.input, self.spec, self.elapsed) = (input, spec, elapsed)
     }
 }
 
-/// One report format's code: the renderer's signature every format has.
-protocol ReportRenderer {
+/// One report format's code: the one signature every format renders with, a pure function of
+/// the report and the run's context.
+struct ReportRenderer {
     /// What messages call its file: `the JUnit report`.
-    static var role: String { get }
+    var role: String
     /// Whether a file named `.gz` or `.zst` is written compressed.
-    static var compressesBySuffix: Bool { get }
-    /// The report's whole text in this format, a pure function of its arguments.
-    static func render(_ report: Report, _ context: ReportContext) -> String
+    var compressesBySuffix = false
+    var render: (Report, ReportContext) -> String
 }

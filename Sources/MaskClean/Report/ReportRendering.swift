@@ -1,12 +1,5 @@
 import Foundation
 
-/// The report as JSON (`--report`), the one format `merge` reads back.
-enum JSONReport: ReportRenderer {
-    static let role = "the report"
-    static let compressesBySuffix = true
-    static func render(_ report: Report, _ context: ReportContext) -> String { report.json }
-}
-
 extension Report {
     /// The report as JSON, keys in the order of docs/report.md, two-space indented.
     public var json: String {
