@@ -61,7 +61,8 @@ let package = Package(
                 "MaskClean", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["maskclean", "MaskClean", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["maskclean", "MaskClean", "MaskEngine", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -62,30 +62,31 @@ enum Frontend {
     /// GitHub shows at most 1 MiB of a step's summary.
     static let stepSummaryLimit = 1 << 20
 
-    /// Runs and returns the exit status (docs/exit-status.md).
-    static func run(_ settings: Settings) -> ExitStatus {
+    /// Runs and returns the exit status (docs/exit-status.md), or the error that stopped it.
+    static func run(_ settings: Settings) throws(MaskCleanError) -> ExitStatus {
         var options = settings.options
         let bar = settings.progress && !settings.quiet && isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         if let bar { options.progress = { read, size in bar.update(read: read, size: size) } }
-        return report(settings.shown, standardOutputTaken: options.writesStandardOutput, bar: bar) {
+        return try report(settings.shown, standardOutputTaken: options.writesStandardOutput, bar: bar) {
             (spec) throws(MaskCleanError) in
             try Runner.run(spec, options)
         }
     }
 
     /// Merges partial reports (`maskclean merge`) and returns the exit status, as `check` would.
-    static func merge(_ settings: Shown, _ options: MergeOptions) -> ExitStatus {
-        report(settings, standardOutputTaken: options.writesStandardOutput, bar: nil) {
+    static func merge(_ settings: Shown, _ options: MergeOptions) throws(MaskCleanError) -> ExitStatus {
+        try report(settings, standardOutputTaken: options.writesStandardOutput, bar: nil) {
             (spec) throws(MaskCleanError) in try Merger.merge(spec, options)
         }
     }
 
     /// Loads the spec, makes the report, shows it (summary, annotations, step summary) and turns
-    /// its verdict, or the error that stopped it, into the exit status.
+    /// its verdict into the exit status; the error that stopped it goes on to `ExitPath`, once
+    /// the progress bar is cleared.
     private static func report(
         _ settings: Shown, standardOutputTaken: Bool, bar: ProgressBar?,
         making: (Spec) throws(MaskCleanError) -> Report
-    ) -> ExitStatus {
+    ) throws(MaskCleanError) -> ExitStatus {
         do {
             let spec = try SpecLoader.load(path: settings.spec)
             let report = try making(spec)
@@ -98,9 +99,7 @@ enum Frontend {
             return report.passed ? .success : .thresholdNotMet
         } catch {
             bar?.finish()
-            if error.isBrokenPipe { return .success }
-            Diagnostics.error(error)
-            return error.status
+            throw error
         }
     }
 
@@ -130,9 +129,9 @@ enum Frontend {
         _ report: Report, to path: String, sparing reads: [(path: String, what: String)]
     ) {
         do throws(MaskCleanError) {
-            try OutputPaths.check([("GITHUB_STEP_SUMMARY", path)], protecting: reads)
+            try OutputPaths.check([(.stepSummary, path)], protecting: reads)
         } catch {
-            Diagnostics.print(visible("warning: \(error.message); the summary is not appended"))
+            Diagnostics.warning(error, "the summary is not appended")
             return
         }
         let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -140,7 +139,7 @@ enum Frontend {
         guard room > 0 else { return }
         let text = report.markdown(limit: room)
         guard let handle = FileHandle(forWritingAtPath: path) ?? createdFile(path) else {
-            Diagnostics.print(visible("warning: cannot append the summary to \(path) (GITHUB_STEP_SUMMARY)"))
+            Diagnostics.warning("cannot append the summary to \(path) (GITHUB_STEP_SUMMARY)")
             return
         }
         defer { try? handle.close() }
@@ -148,7 +147,7 @@ enum Frontend {
             try handle.seekToEnd()
             try handle.write(contentsOf: Array(text.utf8))
         } catch {
-            Diagnostics.print(visible("warning: cannot append the summary to \(path): \(error)"))
+            Diagnostics.warning("cannot append the summary to \(path): \(error)")
         }
     }
 

@@ -206,7 +206,7 @@ struct CountLimitTests {
         let spec = try loadSpec(Self.spec)
         func options(firstRow: Int) -> RunOptions {
             var options = RunOptions(input: folder.path("in.ndjson"), output: nil, jobs: 1)
-            options.report = folder.path("report.json")
+            options.reportPaths[.json] = folder.path("report.json")
             options.firstRow = firstRow
             return options
         }

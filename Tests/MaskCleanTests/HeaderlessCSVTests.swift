@@ -382,7 +382,7 @@ struct HeaderlessCSVTests {
             ),
         ])
     func badLists(text: String, message: String) {
-        #expect(throws: MaskCleanError.usage(message)) {
+        #expect(throws: MaskCleanError.usage(UsageMessage(message))) {
             try ColumnList.parse(text, delimiter: UInt8(ascii: ","))
         }
     }

@@ -27,14 +27,26 @@ struct OutputsTests {
         return options
     }
 
-    /// The usage error `checkPaths` gives, or nil when the paths are fine.
+    /// The usage error `checkPaths` gives, its outputs named by the command line's flags, or
+    /// nil when the paths are fine.
     func pathError(_ options: RunOptions, spec: String) -> String? {
         do {
             try Outputs.checkPaths(options, spec: spec)
             return nil
         } catch {
             #expect(error.status == .usage, "\(error.message)")
-            return error.message
+            return error.message(naming: Self.flag)
+        }
+    }
+
+    /// The flags the executable names the outputs by (Sources/maskclean/OutputFlags.swift).
+    static func flag(_ role: OutputRole) -> String {
+        switch role {
+        case .records, .proposedSpec: "-o"
+        case .quarantine: "--quarantine"
+        case .report(.json): "--report"
+        case .report(let format): "--" + format.rawValue
+        case .stepSummary: "GITHUB_STEP_SUMMARY"
         }
     }
 
@@ -194,7 +206,7 @@ struct OutputsTests {
         try outputs.writeRecords(Array("id,phone\n".utf8))
         try Array("1,555\n".utf8).withUnsafeBytes { try outputs.writeRecords($0) }
         try Array("2,\"5\"5\n".utf8).withUnsafeBytes { try outputs.writeQuarantine($0) }
-        try outputs.commit(report: "{\"rows\": 2}\n")
+        try outputs.commit(rendered: [.json: "{\"rows\": 2}\n"])
         #expect(folder.files == ["bad.csv", "clean.csv", "data.csv", "report.json", "spec.json"])
         #expect(try folder.text("clean.csv") == "id,phone\n1,555\n")
         #expect(try folder.text("bad.csv") == "2,\"5\"5\n")
@@ -219,12 +231,12 @@ struct OutputsTests {
         skipping.policy = .skip
         let outputs = try Outputs(skipping)
         try Array("2,x\n".utf8).withUnsafeBytes { try outputs.writeQuarantine($0) }
-        try outputs.commit(report: "{}\n")
+        try outputs.commit(rendered: [.json: "{}\n"])
         #expect(folder.files == ["clean.csv", "data.csv", "report.json", "spec.json"])
         let check = try Outputs(options(folder, output: nil, report: folder.path("check.json")))
         #expect(!check.writesRecords)
         try check.writeRecords(Array("ignored\n".utf8))
-        try check.commit(report: "{}\n")
+        try check.commit(rendered: [.json: "{}\n"])
         #expect(folder.files == ["check.json", "clean.csv", "data.csv", "report.json", "spec.json"])
     }
 

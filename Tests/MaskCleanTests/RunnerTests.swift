@@ -101,7 +101,7 @@ struct RunnerTests {
         try folder.write("data.csv", "id,Phone\n1,5551234567\n")
         try folder.write("out.csv", "last night's records\n")
         var options = options(folder, input: "data.csv", output: "out.csv")
-        options.report = folder.path("report.json")
+        options.reportPaths[.json] = folder.path("report.json")
         // The header is read after the outputs are open: the spec fails against it.
         let error = #expect(throws: MaskCleanError.self) { try Runner.run(loadSpec(Self.spec), options) }
         #expect(error?.status == .config)

@@ -116,9 +116,10 @@ public enum Describer {
                     ? " (that name holds a character messages show as an escape; what you typed is the escape's text)"
                     : ""
                 throw .usage(
-                    "--only: no column \"\(name)\" in \(sample.file) (its columns: \(known))"
-                        + (suggested.map { "; did you mean \"\($0)\"?" } ?? "") + lookalike
-                        + (typed.map { $0 == suggested ? "" : " Type it as --only \($0)" } ?? ""))
+                    UsageMessage(
+                        "--only: no column \"\(name)\" in \(sample.file) (its columns: \(known))"
+                            + (suggested.map { "; did you mean \"\($0)\"?" } ?? "") + lookalike
+                            + (typed.map { $0 == suggested ? "" : " Type it as --only \($0)" } ?? "")))
             }
             chosen = chosen.filter { only.contains(sample.columns[$0]) }
         }

@@ -23,8 +23,9 @@ public enum ExitStatus: Int32, Sendable {
 /// what is wrong. `status` says how it ends the run; `message` renders it as the one line a user
 /// reads.
 public enum MaskCleanError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Wrong use of the command line.
-    case usage(String)
+    /// Wrong use of the command line (or of the library's options): the outputs it names are
+    /// named by role, which the executable names by flag.
+    case usage(UsageMessage)
     /// Malformed input data: the input's name, the line its record begins on (when one is
     /// known), and what is wrong.
     case data(_ file: String, line: Int?, _ reason: String)
@@ -54,9 +55,14 @@ public enum MaskCleanError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The message: `data.csv:102: unterminated quoted field`, `spec.json: columns[0] "phone":
     /// format: unexpected '[' inside [] at offset 9`. Empty for a broken pipe, which says nothing.
-    public var message: String {
+    /// Outputs are named by role (`the HTML report`); `message(naming:)` names them otherwise.
+    public var message: String { message(naming: \.description) }
+
+    /// The message with every output named as `name` says: the executable names each by the
+    /// flag that sets it (`--html`).
+    public func message(naming name: (OutputRole) -> String) -> String {
         switch self {
-        case .usage(let reason): reason
+        case .usage(let reason): reason.rendered(naming: name)
         case .data(let file, let line, let reason):
             line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)"
         case .spec(let file, let place, let reason):

@@ -7,25 +7,25 @@ import Foundation
 /// The check every command makes before it writes a file (docs/exit-status.md, 64): no output
 /// may be a file the command reads (the input, the spec, a partial report), nor another output.
 public enum OutputPaths {
-    /// Refuses `outputs` (each named by its flag) that would destroy one of the files
+    /// Refuses `outputs` (each named by its role) that would destroy one of the files
     /// `protected` names, or each other. Paths are compared by the file they name: a link, a
     /// hard link, `./out.csv` and `out.csv` alike; a file read as `-` is the one standard input
     /// is, so `describe - -o data.json < data.json` is refused too.
     public static func check(
-        _ outputs: [(flag: String, path: String)], protecting protected: [(path: String, what: String)]
+        _ outputs: [(role: OutputRole, path: String)], protecting protected: [(path: String, what: String)]
     ) throws(MaskCleanError) {
         let protectedPlaces = protected.map {
             (path: $0.path, what: $0.what, place: FilePlace(reading: $0.path))
         }
-        var places: [(flag: String, path: String, place: FilePlace)] = []
-        for (flag, path) in outputs {
-            guard !path.isEmpty else { throw .usage("\(flag) needs a file name (or - for standard output)") }
+        var places: [(role: OutputRole, path: String, place: FilePlace)] = []
+        for (role, path) in outputs {
+            guard !path.isEmpty else { throw .usage("\(role) needs a file name (or - for standard output)") }
             let place = FilePlace(path)
             for (protected, what, protectedPlace) in protectedPlaces {
                 let sameName = path == protected && path != "-"
                 if sameName || place.isRegularFile && place == protectedPlace {
                     let named = path == "-" ? "- (standard output)" : path
-                    throw .usage("\(flag) \(named) is the \(what) file: writing it would destroy the \(what)")
+                    throw .usage("\(role) \(named) is the \(what) file: writing it would destroy the \(what)")
                 }
             }
             // Two outputs in one file or pipe would clobber or interleave each other; /dev/null
@@ -34,11 +34,18 @@ public enum OutputPaths {
             if let other = places.first(where: { $0.place == place }),
                 path == "-" && other.path == "-" || !place.isCharacterDevice
             {
-                if path == other.path { throw .usage("\(flag) and \(other.flag) both name \(path)") }
-                throw .usage("\(flag) \(path) and \(other.flag) \(other.path) are the same file")
+                if path == other.path { throw .usage("\(role) and \(other.role) both name \(path)") }
+                throw .usage("\(role) \(path) and \(other.role) \(other.path) are the same file")
             }
-            places.append((flag, path, place))
+            places.append((role, path, place))
         }
+    }
+
+    /// The one rule for which outputs are on standard output: those named `-`, or by a path to
+    /// the file standard output is (`/dev/stdout`, `/proc/self/fd/1`).
+    public static func anyIsStandardOutput(_ paths: [String]) -> Bool {
+        let standardOutput = FilePlace("-")
+        return paths.contains { $0 == "-" || FilePlace($0) == standardOutput }
     }
 
     /// Whether `path` names a regular file that exists (through any links): one that an output

@@ -5,19 +5,15 @@ import Foundation
 final class Outputs {
     private var records: OutputFile?
     private var quarantine: OutputFile?
-    private var report: OutputFile?
-    /// The report in the formats CI systems read (`--junit`, `--markdown`), never compressed.
-    private var junit: OutputFile?
-    private var markdown: OutputFile?
-    private var html: OutputFile?
-    /// How each output is compressed, if it is (docs/record-formats.md): the records as
-    /// `--compress` or `-o`'s extension says, the quarantine and the report by their extensions.
+    /// The report's files, one per format asked for, in the registry's order (`ReportFormat`),
+    /// each with its compressor when its format and extension say it is compressed.
+    private var reports: [(format: ReportFormat, file: OutputFile, compressor: Compressor?)] = []
+    /// How the records and the quarantine are compressed, if they are (docs/record-formats.md):
+    /// the records as `--compress` or `-o`'s extension says, the quarantine by its extension.
     /// These compress what the writer writes itself (a header, a quarantined record); the
     /// workers compress the chunks' records.
     private var recordsCompressor: Compressor?
     private var quarantineCompressor: Compressor?
-    private var reportCompressor: Compressor?
-    private var htmlCompressor: Compressor?
     /// Whether anything went to the records or the quarantine: an empty compressed file still
     /// gets one empty member or frame, so that every tool reads it.
     private var wroteRecords = false
@@ -40,18 +36,17 @@ final class Outputs {
     init(_ options: RunOptions) throws(MaskCleanError) {
         do throws(MaskCleanError) {
             if let path = options.output { records = try OutputFile(path: path) }
-            if let path = options.report { report = try OutputFile(path: path) }
-            if let path = options.junit { junit = try OutputFile(path: path) }
-            if let path = options.markdown { markdown = try OutputFile(path: path) }
-            if let path = options.html { html = try OutputFile(path: path) }
+            for format in ReportFormat.allCases {
+                guard let path = options.reportPaths[format] else { continue }
+                let compression = format.compressesBySuffix ? Compression.fromSuffix(of: path) : nil
+                reports.append((format, try OutputFile(path: path), compression.map { Compressor($0) }))
+            }
             if options.policy == .quarantine, let path = options.quarantine {
                 quarantine = try OutputFile(path: path)
             }
             let level = options.compressionLevel
             recordsCompressor = options.recordsCompression.map { Compressor($0, level: level) }
             quarantineCompressor = options.quarantine.flatMap(Compression.fromSuffix).map { Compressor($0) }
-            reportCompressor = options.report.flatMap(Compression.fromSuffix).map { Compressor($0) }
-            htmlCompressor = options.html.flatMap(Compression.fromSuffix).map { Compressor($0) }
         } catch {
             discard()
             throw error
@@ -102,18 +97,15 @@ final class Outputs {
 
     /// Writes the report in every format asked for (each rendered only when its file is), then
     /// commits every output.
-    func commit(_ finished: Report, html page: String? = nil) throws(MaskCleanError) {
-        try commit(
-            report: report == nil ? "" : finished.json, junit: junit == nil ? nil : finished.junit,
-            markdown: markdown == nil ? nil : finished.markdown, html: page)
+    func commit(_ finished: Report, _ context: ReportContext) throws(MaskCleanError) {
+        var texts: [ReportFormat: String] = [:]
+        for (format, _, _) in reports { texts[format] = format.render(finished, context) }
+        try commit(rendered: texts)
     }
 
-    /// Writes the report's texts, makes every output complete on disk, then renames them all
-    /// into place, with no signal between the renames.
-    func commit(
-        report text: String, junit junitText: String? = nil, markdown markdownText: String? = nil,
-        html page: String? = nil
-    ) throws(MaskCleanError) {
+    /// Writes the report's texts, by format, makes every output complete on disk, then renames
+    /// them all into place, with no signal between the renames.
+    func commit(rendered texts: [ReportFormat: String]) throws(MaskCleanError) {
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         if !wroteRecords, let recordsCompressor { try records?.write(recordsCompressor.compressed(empty)) }
         if !wroteQuarantine, let quarantineCompressor {
@@ -122,23 +114,22 @@ final class Outputs {
         // The gate is judged by now: a reader of standard output that stops reading the report
         // (`check --report - | head`) does not undo its verdict, and the other outputs are still
         // committed (docs/exit-status.md).
-        try Self.unlessReaderClosed { () throws(MaskCleanError) in
-            try Self.write(whole: text, to: report, compressor: reportCompressor)
+        for (format, file, compressor) in reports {
+            guard let text = texts[format] else { continue }
+            try Self.unlessReaderClosed { () throws(MaskCleanError) in
+                try Self.write(whole: text, to: file, compressor: compressor)
+            }
         }
-        try Self.unlessReaderClosed { () throws(MaskCleanError) in
-            if let junitText { try junit?.write(Array(junitText.utf8)) }
-        }
-        try Self.unlessReaderClosed { () throws(MaskCleanError) in
-            if let markdownText { try markdown?.write(Array(markdownText.utf8)) }
-        }
-        try Self.unlessReaderClosed { () throws(MaskCleanError) in
-            if let page { try Self.write(whole: page, to: html, compressor: htmlCompressor) }
-        }
-        let files = [records, quarantine, report, junit, markdown, html].compactMap { $0 }
+        let files = allFiles
         for file in files { try file.flush() }
         try TemporaryFiles.shared.committing { () throws(MaskCleanError) in
             for file in files { try file.commit() }
         }
+    }
+
+    /// Every output opened: the records, the quarantine, then the report in each format.
+    private var allFiles: [OutputFile] {
+        [records, quarantine].compactMap { $0 } + reports.map(\.file)
     }
 
     /// Runs `write`, taking standard output's reader going away as the end of that output only.
@@ -152,10 +143,9 @@ final class Outputs {
     }
 
     /// A report's whole text, compressed into one member or frame when it is written compressed.
-    private static func write(whole text: String, to file: OutputFile?, compressor: Compressor?)
+    private static func write(whole text: String, to file: OutputFile, compressor: Compressor?)
         throws(MaskCleanError)
     {
-        guard let file else { return }
         let bytes = Array(text.utf8)
         try file.write(
             compressor.map { compressor in bytes.withUnsafeBytes { compressor.compressed($0) } } ?? bytes)
@@ -163,6 +153,6 @@ final class Outputs {
 
     /// Abandons every output: the targets are left as they were.
     func discard() {
-        for file in [records, quarantine, report, junit, markdown, html] { file?.discard() }
+        for file in allFiles { file.discard() }
     }
 }

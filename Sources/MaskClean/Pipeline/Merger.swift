@@ -2,10 +2,8 @@
 public struct MergeOptions: Sendable {
     /// The partial reports, as the user named them.
     public var reports: [String]
-    public var report: String?
-    public var junit: String?
-    public var markdown: String?
-    public var html: String?
+    /// Where the merged report goes in each format asked for (`ReportFormat`).
+    public var reportPaths: [ReportFormat: String] = [:]
     public var redactSamples = false
     /// What the reports call the whole input (JUnit's suite, the annotations' file): `-` for none.
     public var input = "-"
@@ -19,10 +17,8 @@ public struct MergeOptions: Sendable {
 
     /// The merged report goes through the outputs a run writes, without records.
     var outputOptions: RunOptions {
-        var options = RunOptions(input: "-", output: nil, report: report, jobs: 1)
-        options.junit = junit
-        options.markdown = markdown
-        options.html = html
+        var options = RunOptions(input: "-", output: nil, jobs: 1)
+        options.reportPaths = reportPaths
         return options
     }
 
@@ -63,10 +59,8 @@ public enum Merger {
         if options.redactSamples { report.redactSamples() }
         let outputs = try Outputs(outputOptions)
         do throws(MaskCleanError) {
-            let html = options.html.map { _ in
-                HTMLReport.page(report, input: options.input, spec: spec.file, elapsed: clock.now - started)
-            }
-            try outputs.commit(report, html: html)
+            try outputs.commit(
+                report, ReportContext(input: options.input, spec: spec.file, elapsed: clock.now - started))
         } catch {
             outputs.discard()
             throw error

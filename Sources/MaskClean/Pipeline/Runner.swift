@@ -5,14 +5,10 @@ public struct RunOptions: Sendable {
     public var input: String
     /// Where records go: a path, `-` for stdout, or nil to write none (`check`).
     public var output: String?
-    public var report: String?
-    /// The report as JUnit XML (`--junit`) and as a Markdown summary (`--markdown`).
-    public var junit: String?
-    public var markdown: String?
+    /// Where the report goes in each format asked for (`ReportFormat`).
+    public var reportPaths: [ReportFormat: String] = [:]
     /// Samples show their values' shape only (`--redact-samples`).
     public var redactSamples = false
-    /// Where the HTML page of the report goes (`--html`), if anywhere.
-    public var html: String?
     public var inputFormat: RecordFormat?
     public var outputFormat: RecordFormat?
     /// The CSV field delimiter; by default `,` (tab for TSV).
@@ -41,22 +37,30 @@ public struct RunOptions: Sendable {
     public var part: String?
     public var firstRow: Int?
 
-    /// Every output asked for, by its flag, the records first: the one list that the checks of
-    /// the outputs' paths and the choice of where annotations go read.
-    var namedOutputs: [(flag: String, path: String)] {
-        [
-            ("-o", output), ("--report", report), ("--quarantine", quarantine), ("--junit", junit),
-            ("--markdown", markdown), ("--html", html),
-        ]
-        .compactMap { flag, path in path.map { (flag, $0) } }
+    /// Every output asked for, by its role: the one list that the checks of the outputs' paths
+    /// and the rule for standard output read. In the order messages about two of them follow:
+    /// the records, the JSON report, the quarantine, then every other report format in the
+    /// registry's order.
+    var namedOutputs: [(role: OutputRole, path: String)] {
+        let roles: [OutputRole] =
+            [.records, .report(.json), .quarantine]
+            + ReportFormat.allCases.filter { $0 != .json }.map { .report($0) }
+        return roles.compactMap { role in path(of: role).map { (role, $0) } }
+    }
+
+    /// Where the output in `role` goes, if it is asked for.
+    func path(of role: OutputRole) -> String? {
+        switch role {
+        case .records: output
+        case .quarantine: quarantine
+        case .report(let format): reportPaths[format]
+        case .proposedSpec, .stepSummary: nil
+        }
     }
 
     /// Whether any output goes to standard output: the records or a report in any format, named
     /// `-` or by a path to the file standard output is (`/dev/stdout`, `/proc/self/fd/1`).
-    public var writesStandardOutput: Bool {
-        let standardOutput = FilePlace("-")
-        return namedOutputs.contains { $0.path == "-" || FilePlace($0.path) == standardOutput }
-    }
+    public var writesStandardOutput: Bool { OutputPaths.anyIsStandardOutput(namedOutputs.map(\.path)) }
 
     /// How the records are compressed, if they are: as asked, or by the output's extension.
     var recordsCompression: Compression? {
@@ -70,10 +74,11 @@ public struct RunOptions: Sendable {
     /// only in tests, which check that both ways give the same bytes.
     var splitsPlainLines = true
 
+    /// `report` is where the JSON report goes, if anywhere: the report `merge` reads back.
     public init(input: String, output: String?, report: String? = nil, jobs: Int) {
         self.input = input
         self.output = output
-        self.report = report
+        if let report { reportPaths[.json] = report }
         self.jobs = jobs
     }
 }
@@ -133,10 +138,8 @@ public enum Runner {
             }
             report.placeInPartition(part: options.part, firstRow: options.firstRow)
             if options.redactSamples { report.redactSamples() }
-            let html = options.html.map { _ in
-                HTMLReport.page(report, input: options.input, spec: spec.file, elapsed: clock.now - started)
-            }
-            try outputs.commit(report, html: html)
+            try outputs.commit(
+                report, ReportContext(input: options.input, spec: spec.file, elapsed: clock.now - started))
             return report
         } catch {
             outputs.discard()

@@ -4,7 +4,7 @@ import MaskClean
 /// How the input's records are read: the options `run`, `check` and `describe` share.
 struct ReaderOptions: ParsableArguments {
     @Option(help: "The input's format, when its extension does not say it.")
-    var inputFormat: FormatChoice?
+    var inputFormat: RecordFormat?
 
     @Option(help: "The CSV field delimiter: one character, or 'tab' (default: , or tab for TSV).")
     var delimiter: String?
@@ -52,12 +52,12 @@ struct ReaderOptions: ParsableArguments {
     /// when the input has a header line.
     func columnNames(input: String) throws -> [String]? {
         guard noHeader, let columns else { return nil }
-        let format = inputFormat?.format ?? RecordFormat.fromExtension(of: input)
+        let format = inputFormat ?? RecordFormat.fromExtension(of: input)
         let delimiter = try delimiterByte() ?? (format == .tsv ? 0x09 : UInt8(ascii: ","))
         do {
             return try ColumnList.parse(columns, delimiter: delimiter)
         } catch {
-            throw ValidationError(visible(error.message))
+            throw ValidationError(visible(error.shown))
         }
     }
 }

@@ -87,21 +87,18 @@ struct RecordOptions: ParsableArguments {
     var noHeader: Bool { reader.noHeader }
 
     /// The settings for the frontend; `output` is nil for `check`.
-    func settings(output: String?, outputFormat: FormatChoice?) throws -> Frontend.Settings {
+    func settings(output: String?, outputFormat: RecordFormat?) throws -> Frontend.Settings {
         var options = RunOptions(
-            input: input, output: output, report: reportOutputs.report,
-            jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
-        options.inputFormat = reader.inputFormat?.format
-        options.outputFormat = outputFormat?.format
+            input: input, output: output, jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
+        options.reportPaths = reportOutputs.paths
+        options.inputFormat = reader.inputFormat
+        options.outputFormat = outputFormat
         options.delimiter = try reader.delimiterByte()
         options.columnNames = try reader.columnNames(input: input)
         options.writesHeader = !noHeader
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
-        options.html = reportOutputs.html
         options.escapeFormulas = escapeFormulas
-        options.junit = reportOutputs.junit
-        options.markdown = reportOutputs.markdown
         options.redactSamples = reportOutputs.redactSamples
         options.part = part
         options.firstRow = firstRow
@@ -113,11 +110,8 @@ struct RecordOptions: ParsableArguments {
     }
 }
 
-enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
-    case csv, tsv, json, ndjson
-
-    var format: RecordFormat { RecordFormat(rawValue: rawValue)! }
-}
+/// `--input-format`, `--output-format`: the library's record formats, as they are named.
+extension RecordFormat: ExpressibleByArgument {}
 
 enum AnnotationsChoice: String, ExpressibleByArgument, CaseIterable {
     case github, none

@@ -1,6 +1,8 @@
 import ArgumentParser
+import MaskClean
 
-/// The report's outputs, which `run`, `check` and `merge` share: one report, in every format.
+/// The report's outputs, which `run`, `check` and `merge` share: one report, in every format
+/// of the library's registry (`ReportFormat`), each set by the flag `ReportFormat.flag` names.
 struct ReportOptions: ParsableArguments {
     @Option(help: "Write the completeness report (JSON) to this file.")
     var report: String?
@@ -26,4 +28,20 @@ struct ReportOptions: ParsableArguments {
 
     @Option(help: "Write the report as one self-contained HTML page to this file.")
     var html: String?
+
+    /// The file each format asked for goes to: the one place the flags meet the registry, whose
+    /// switch has a case for every format.
+    var paths: [ReportFormat: String] {
+        var paths: [ReportFormat: String] = [:]
+        for format in ReportFormat.allCases {
+            paths[format] =
+                switch format {
+                case .json: report
+                case .junit: junit
+                case .markdown: markdown
+                case .html: html
+                }
+        }
+        return paths
+    }
 }

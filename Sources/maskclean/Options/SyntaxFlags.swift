@@ -4,7 +4,7 @@ import MaskEngine
 /// `apply`'s `--syntax`, and the settings that only one syntax has.
 struct SyntaxFlags: ParsableArguments {
     @Option(help: "The syntax the formats are written in.")
-    var syntax: SyntaxChoice = .inputMask
+    var syntax: Syntax = .inputMask
 
     @Option(help: "akmask only: the template, one character or one per position of the mask.")
     var template: String?
@@ -15,9 +15,5 @@ struct SyntaxFlags: ParsableArguments {
     var options: SyntaxOptions { SyntaxOptions(template: template, symbols: symbols) }
 }
 
-enum SyntaxChoice: String, ExpressibleByArgument, CaseIterable {
-    case inputMask = "input-mask"
-    case akmask, maskara
-
-    var syntax: Syntax { Syntax(rawValue: rawValue)! }
-}
+/// `--syntax`: the engine's syntaxes, as they are named.
+extension Syntax: ExpressibleByArgument {}

@@ -2,10 +2,6 @@ import ArgumentParser
 import MaskClean
 import MaskEngine
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 // maskclean apply FORMAT [VALUE ...] [--affine FORMAT ...] [--strategy S] [--notation C:SET[:optional]]
 //                 [--no-autocomplete] [--rtl] [--syntax S] [--template T] [--symbols S] [--placeholder C]
 //
@@ -33,7 +29,7 @@ struct Apply: ParsableCommand {
         help:
             "How the format is picked for each value: bestStatus (the default: complete, then lossy, then incomplete), or the reference's wholeString, prefix, capacity, extractedValueCapacity."
     )
-    var strategy: StrategyChoice = .bestStatus
+    var strategy: AffinityStrategy = .bestStatus
 
     @Option(
         name: .customLong("notation"),
@@ -82,17 +78,15 @@ struct Apply: ParsableCommand {
 
     func run() throws {
         var column = ApplyColumn(format: format)
-        column.syntax = syntax.syntax.syntax
+        column.syntax = syntax.syntax
         column.affineFormats = affineFormats
-        column.strategy = strategy.strategy
+        column.strategy = strategy
         column.notations = try parsedNotations()
         column.autocomplete = !noAutocomplete
         column.rightToLeft = rtl
         column.syntaxOptions = syntax.options
         column.placeholder = placeholder?.first ?? (syntax.template != nil ? "_" : nil)
-        StandardStreams.occupyClosed()
-        signal(SIGPIPE, SIG_IGN)
-        do {
+        try ExitPath.run { () throws(MaskCleanError) -> ExitStatus in
             let mask = try column.compile()
             // A row goes out per value that comes in: nothing waits for the input to end.
             var out = StandardOutput()
@@ -117,16 +111,10 @@ struct Apply: ParsableCommand {
             }
             try table?.finish(to: &out)
             try out.flush()
-        } catch {
-            if error.isBrokenPipe { return }
-            Diagnostics.error(error)
-            throw ExitCode(error.status.rawValue)
+            return .success
         }
     }
 }
 
-enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
-    case bestStatus, wholeString, prefix, capacity, extractedValueCapacity
-
-    var strategy: AffinityStrategy { AffinityStrategy(rawValue: rawValue)! }
-}
+/// `--strategy`: the engine's strategies, as they are named.
+extension AffinityStrategy: ExpressibleByArgument {}

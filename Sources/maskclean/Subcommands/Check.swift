@@ -19,9 +19,6 @@ struct Check: ParsableCommand {
     @OptionGroup var records: RecordOptions
 
     func run() throws {
-        StandardStreams.occupyClosed()
-        Signals.install()
-        let status = Frontend.run(try records.settings(output: nil, outputFormat: nil))
-        throw ExitCode(status.rawValue)
+        try ExitPath.run { try Frontend.run(try records.settings(output: nil, outputFormat: nil)) }
     }
 }

@@ -68,27 +68,22 @@ struct Describe: ParsableCommand {
             do throws(MaskCleanError) {
                 names += try ColumnList.fields(of: text, delimiter: UInt8(ascii: ","), option: "--only")
             } catch {
-                throw ValidationError(visible(error.message))
+                throw ValidationError(visible(error.shown))
             }
         }
         return names
     }
 
     func run() throws {
-        StandardStreams.occupyClosed()
-        Signals.install()
-        var options = DescribeOptions(input: input)
-        options.inputFormat = reader.inputFormat?.format
-        options.delimiter = try reader.delimiterByte()
-        options.columnNames = try reader.columnNames(input: input)
-        options.sample = sample
-        options.only = try onlyNames()
-        do throws(MaskCleanError) {
+        try ExitPath.run {
+            var options = DescribeOptions(input: input)
+            options.inputFormat = reader.inputFormat
+            options.delimiter = try reader.delimiterByte()
+            options.columnNames = try reader.columnNames(input: input)
+            options.sample = sample
+            options.only = try onlyNames()
             try propose(options)
-        } catch {
-            if error.isBrokenPipe { return }
-            Diagnostics.error(error)
-            throw ExitCode(error.status.rawValue)
+            return .success
         }
     }
 
@@ -98,7 +93,7 @@ struct Describe: ParsableCommand {
         let toFile = output.map { $0 != "-" } ?? false
         if let output, toFile {
             _ = try SpecProposal.isJSON(output)
-            try OutputPaths.check([("-o", output)], protecting: [(input, "input")])
+            try OutputPaths.check([(.proposedSpec, output)], protecting: [(input, "input")])
             if !force && OutputPaths.isExistingRegularFile(output) {
                 throw .usage(
                     "-o \(output) exists: describe replaces a file only with --force (a spec edited by hand is data too)"

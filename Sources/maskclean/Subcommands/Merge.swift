@@ -52,18 +52,13 @@ struct Merge: ParsableCommand {
     }
 
     func run() throws {
-        StandardStreams.occupyClosed()
-        Signals.install()
         var options = MergeOptions(reports: reports)
-        options.report = reportOutputs.report
-        options.junit = reportOutputs.junit
-        options.markdown = reportOutputs.markdown
-        options.html = reportOutputs.html
+        options.reportPaths = reportOutputs.paths
         options.redactSamples = reportOutputs.redactSamples
         options.input = input
         options.firstRow = firstRow
         var shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
         shown.reads += reports.map { ($0, "partial report") }
-        throw ExitCode(Frontend.merge(shown, options).rawValue)
+        try ExitPath.run { try Frontend.merge(shown, options) }
     }
 }

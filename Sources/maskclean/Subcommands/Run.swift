@@ -20,7 +20,7 @@ struct Run: ParsableCommand {
     var output: String = "-"
 
     @Option(help: "The output's format (default: the input's).")
-    var outputFormat: FormatChoice?
+    var outputFormat: RecordFormat?
 
     @Flag(
         help:
@@ -50,8 +50,7 @@ struct Run: ParsableCommand {
         guard let compressionLevel else { return }
         let compression: Compression?
         switch compress {
-        case .gzip: compression = .gzip
-        case .zstd: compression = .zstd
+        case .with(let asked)?: compression = asked
         case .none?: compression = nil
         case nil: compression = Compression.fromSuffix(of: output)
         }
@@ -68,22 +67,40 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        StandardStreams.occupyClosed()
-        Signals.install()
-        var settings = try records.settings(output: output, outputFormat: outputFormat)
-        switch compress {
-        case .gzip: settings.options.compression = .with(.gzip)
-        case .zstd: settings.options.compression = .with(.zstd)
-        case .none?: settings.options.compression = .none
-        case nil: break
+        try ExitPath.run {
+            var settings = try records.settings(output: output, outputFormat: outputFormat)
+            if let compress { settings.options.compression = compress.compression }
+            settings.options.compressionLevel = compressionLevel
+            if header { settings.options.writesHeader = true }
+            return try Frontend.run(settings)
         }
-        settings.options.compressionLevel = compressionLevel
-        if header { settings.options.writesHeader = true }
-        let status = Frontend.run(settings)
-        throw ExitCode(status.rawValue)
     }
 }
 
-enum CompressChoice: String, ExpressibleByArgument, CaseIterable {
-    case gzip, zstd, none
+/// `--compress`: each of the library's compressions (`Compression`) by its name, or none.
+enum CompressChoice: RawRepresentable, ExpressibleByArgument, CaseIterable, Equatable {
+    case with(Compression)
+    case none
+
+    static let allCases = Compression.allCases.map(Self.with) + [.none]
+
+    init?(rawValue: String) {
+        guard let choice = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = choice
+    }
+
+    var rawValue: String {
+        switch self {
+        case .with(let compression): compression.rawValue
+        case .none: "none"
+        }
+    }
+
+    /// How the records are compressed when this is asked for.
+    var compression: OutputCompression {
+        switch self {
+        case .with(let compression): .with(compression)
+        case .none: .none
+        }
+    }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import MaskClean
 
 // maskclean schema
@@ -19,16 +18,11 @@ struct Schema: ParsableCommand {
             """)
 
     func run() throws {
-        StandardStreams.occupyClosed()
-        signal(SIGPIPE, SIG_IGN)
-        do {
+        try ExitPath.run {
             var out = StandardOutput()
             try out.write(SpecSchema.text)
             try out.flush()
-        } catch {
-            if error.isBrokenPipe { return }
-            Diagnostics.error(error)
-            throw ExitCode(error.status.rawValue)
+            return .success
         }
     }
 }

@@ -1,0 +1,34 @@
+// How every subcommand starts and ends: one path for the standard streams, the signals, the
+// error shown and the exit status (docs/exit-status.md).
+
+import ArgumentParser
+import MaskClean
+
+/// The one way a subcommand runs once its arguments are parsed. Before its work: a closed
+/// standard stream is occupied (`StandardStreams`) and the signals are taken (`Signals`: a
+/// signal removes the temporary files, a closed pipe is a write error). After it: its error, if
+/// any, is shown on standard error as one line with outputs named by their flags
+/// (`Diagnostics.error`), and its status ends the process; a reader of standard output that went
+/// away (`maskclean … | head`) ends it quietly with 0, as a Unix filter does. Errors of the
+/// command line itself (`ValidationError`) go on to ArgumentParser, which shows them with the
+/// usage.
+enum ExitPath {
+    static func run(_ work: () throws -> ExitStatus) throws {
+        StandardStreams.occupyClosed()
+        Signals.install()
+        let status: ExitStatus
+        do {
+            status = try work()
+        } catch let error as MaskCleanError {
+            status = self.status(after: error)
+        }
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+
+    /// The status `error` ends the command with, once it is shown.
+    static func status(after error: MaskCleanError) -> ExitStatus {
+        if error.isBrokenPipe { return .success }
+        Diagnostics.error(error)
+        return error.status
+    }
+}
