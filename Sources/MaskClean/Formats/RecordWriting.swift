@@ -24,6 +24,7 @@ extension RecordEncoder {
     /// JSON string may decode to.
     @inline(__always)
     func problem(_ record: RecordBatch.Record, _ batch: RecordBatch) -> RecordProblem? {
+        guard writesFieldsOneByOne else { return nil }
         for (index, slot) in written.slots.enumerated() {
             let field = batch.fields[record.firstField + slot]
             if isCSV {
@@ -44,7 +45,7 @@ extension RecordEncoder {
         _ record: RecordBatch.Record, _ batch: RecordBatch, replacements: [Range<Int>?], masker: CellMasker,
         _ out: inout ByteBuffer
     ) -> (outputColumn: Int, separator: Bool) {
-        if written.copiesJSON {
+        if copiesObjects {
             writeObject(record, batch, replacements: replacements, masker: masker, &out)
             return (0, record.fieldCount > 0)
         }

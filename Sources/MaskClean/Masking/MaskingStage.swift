@@ -6,20 +6,30 @@
 final class MaskingStage {
     let masker: CellMasker
     let writer: RecordEncoder
-    /// For each spec column, the batch slot its value is in.
-    let slotOfColumn: [Int]
+    /// For each spec column, the batch slot its value is in: plain memory, read for every cell.
+    let slotOfColumn: UnsafeMutableBufferPointer<Int>
     /// What becomes of a bad record.
     let policy: RejectPolicy
     /// The values replacing their input in the record being written, by spec column, in the
     /// masker's premasked bytes.
     @exclusivity(unchecked) var replacements: [Range<Int>?]
+    /// The record's masked values, by spec column, found once for the checks and the masking.
+    let values: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>
 
     init(columns: [ColumnSpec], slotOfColumn: [Int], policy: RejectPolicy, writer: RecordEncoder) {
         self.masker = CellMasker(columns: columns)
-        self.slotOfColumn = slotOfColumn
+        self.slotOfColumn = .allocate(capacity: slotOfColumn.count)
+        _ = self.slotOfColumn.initialize(from: slotOfColumn)
         self.policy = policy
         self.writer = writer
         self.replacements = Array(repeating: nil, count: columns.count)
+        self.values = .allocate(capacity: columns.count)
+        values.initialize(repeating: UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    deinit {
+        slotOfColumn.deallocate()
+        values.deallocate()
     }
 
     /// Masks `batch`'s records and writes them to `output` (empty), which the result carries.
@@ -31,31 +41,47 @@ final class MaskingStage {
         out.reserve(batch.bytes.count + min(batch.bytes.count, 4 << 20))
         let columnCount = masker.columns.count
         let replaces = masker.replaces
-        for record in batch.records {
-            result.rows += 1
-            if record.problem >= 0 {
-                guard reject(batch.problems[record.problem], record, batch, &result) else { break }
-                continue
+        let checksUTF8 = !batch.textIsUTF8
+        // The texts' two homes, and the fields, reached without an array's checks per cell.
+        let decodedBase = batch.decoded.bytes.baseAddress!
+        let chunkBase = batch.bytes.baseAddress ?? decodedBase
+        batch.fields.withUnsafeBufferPointer { fields in
+            for record in batch.records {
+                result.rows += 1
+                if record.problem >= 0 {
+                    guard reject(batch.problems[record.problem], record, batch, &result) else { break }
+                    continue
+                }
+                let first = record.firstField
+                var unmaskable = -1
+                for column in 0..<columnCount {
+                    let field = fields[first + slotOfColumn[column]]
+                    let value = UnsafeBufferPointer(
+                        start: (field.isDecoded ? decodedBase : chunkBase) + field.textOffset,
+                        count: field.textCount)
+                    values[column] = value
+                    if checksUTF8 && unmaskable < 0 && !value.isValidUTF8 { unmaskable = column }
+                }
+                // A masked value that is not UTF-8 cannot be masked: the record is bad.
+                if let problem = writer.problem(record, batch)
+                    ?? (unmaskable >= 0 ? .invalidUTF8InColumn(masker.columns[unmaskable].name) : nil)
+                {
+                    guard reject(problem, record, batch, &result) else { break }
+                    continue
+                }
+                let row = result.rows
+                if replaces { premask(record, row: row) }
+                writer.beginRecord(&out)
+                var (outputColumn, separator) = writer.writeFields(
+                    record, batch, replacements: replacements, masker: masker, &out)
+                for column in 0..<columnCount {
+                    outputColumn = masker.writeAddedCells(
+                        values[column], column: column, row: row, outputColumn: outputColumn,
+                        separator: separator, encoder: writer, to: &out)
+                    separator = true
+                }
+                writer.endRecord(&out)
             }
-            if let problem = writer.problem(record, batch)
-                ?? (batch.textIsUTF8 ? nil : unmaskable(record, batch))
-            {
-                guard reject(problem, record, batch, &result) else { break }
-                continue
-            }
-            let row = result.rows
-            if replaces { premask(record, batch, row: row) }
-            writer.beginRecord(&out)
-            var (outputColumn, separator) = writer.writeFields(
-                record, batch, replacements: replacements, masker: masker, &out)
-            for column in 0..<columnCount {
-                outputColumn = masker.writeAddedCells(
-                    batch.text(record, slotOfColumn[column]), column: column, row: row,
-                    outputColumn: outputColumn,
-                    separator: separator, encoder: writer, to: &out)
-                separator = true
-            }
-            writer.endRecord(&out)
         }
         result.blankLines = batch.blankLines
         result.blankLineNumbers = batch.blankLineNumbers
@@ -67,22 +93,13 @@ final class MaskingStage {
         return result
     }
 
-    /// A masked value that is not UTF-8 cannot be masked: the record is bad.
-    func unmaskable(_ record: RecordBatch.Record, _ batch: RecordBatch) -> RecordProblem? {
-        for column in slotOfColumn.indices where !batch.text(record, slotOfColumn[column]).isValidUTF8 {
-            return .invalidUTF8InColumn(masker.columns[column].name)
-        }
-        return nil
-    }
-
     /// Masks the record's cells that replace their input, before the record is written.
-    func premask(_ record: RecordBatch.Record, _ batch: RecordBatch, row: Int) {
+    func premask(_ record: RecordBatch.Record, row: Int) {
         masker.endPremaskedRecord()
         for column in replacements.indices {
             replacements[column] = nil
             guard masker.addedCells[column].replace != nil else { continue }
-            replacements[column] = masker.premask(
-                batch.text(record, slotOfColumn[column]), column: column, row: row)
+            replacements[column] = masker.premask(values[column], column: column, row: row)
         }
     }
 

@@ -32,8 +32,16 @@ final class RecordEncoder: @unchecked Sendable {
     private let terminator: UnsafeMutableBufferPointer<UInt8>
     /// How the records' own fields are written, and whether a record read in the output's own
     /// format is copied as read: set by the run's source before the first record.
-    var written = WrittenFields(slots: [], names: [], replacingColumnOfSlot: [], columnCount: 0)
+    var written = WrittenFields(slots: [], names: [], replacingColumnOfSlot: [], columnCount: 0) {
+        didSet {
+            writesFieldsOneByOne = !written.slots.isEmpty
+            copiesObjects = written.copiesJSON
+        }
+    }
     var copiesRecords = false
+    /// `written`'s questions asked for every record, answered once.
+    private(set) var writesFieldsOneByOne = false
+    private(set) var copiesObjects = false
 
     init(layout: Layout, escapeFormulas: Bool, columnNames: [String]) {
         self.layout = layout

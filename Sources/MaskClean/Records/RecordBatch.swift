@@ -34,35 +34,72 @@ struct RecordBatch {
     /// The chunk cannot be read past its last record: the run stops once they are done.
     var fatal: MaskCleanError?
 
-    /// One record.
+    /// One record. Offsets into a chunk are 32-bit: a chunk is at most the chunk size and one
+    /// record of the largest size a reader takes (`RunOptions.maximumRecordBytes`), far below 2
+    /// GiB; the smaller records and fields cost a reader less to note.
     struct Record {
         /// The physical line it starts on.
         var line: Int
-        /// Its bytes as read, line end included: what a quarantine gets.
-        var raw: Range<Int>
+        private var rawStart, rawEnd, contentStart, contentEnd: Int32
+        private var first, count, problemIndex: Int32
         /// Its fields' bytes as read, without the record's framing (a CSV line end, a JSON
         /// object's closing brace), when a writer of the same format may copy them as they are;
-        /// empty and `copiable` false when the reader does not have them (libcsv's records).
-        var content: Range<Int>
+        /// empty and `copiable` false when the reader does not have them.
         var copiable: Bool
-        var firstField: Int
+
+        init(
+            line: Int, raw: Range<Int>, content: Range<Int>, copiable: Bool, firstField: Int, fieldCount: Int,
+            problem: Int = -1
+        ) {
+            self.line = line
+            rawStart = Int32(truncatingIfNeeded: raw.lowerBound)
+            rawEnd = Int32(truncatingIfNeeded: raw.upperBound)
+            contentStart = Int32(truncatingIfNeeded: content.lowerBound)
+            contentEnd = Int32(truncatingIfNeeded: content.upperBound)
+            first = Int32(truncatingIfNeeded: firstField)
+            count = Int32(truncatingIfNeeded: fieldCount)
+            problemIndex = Int32(truncatingIfNeeded: problem)
+            self.copiable = copiable
+        }
+
+        /// Its bytes as read, line end included: what a quarantine gets.
+        var raw: Range<Int> { Int(rawStart)..<Int(rawEnd) }
+        var content: Range<Int> { Int(contentStart)..<Int(contentEnd) }
+        /// Its first field's index in `fields`.
+        var firstField: Int { Int(first) }
         /// A JSON object's members; a CSV record's fields.
-        var fieldCount: Int
+        var fieldCount: Int { Int(count) }
         /// An index into `problems` for a bad record, else -1.
-        var problem: Int = -1
+        var problem: Int { Int(problemIndex) }
     }
 
     /// One field of a record.
     struct Field {
-        /// Its bytes as read, in the chunk: a CSV field with its quotes, a JSON value as written.
-        /// Empty and `hasRaw` false when the reader does not have them.
-        var raw: Range<Int>
-        /// Its text: in the chunk, or in `decoded` when `isDecoded`.
-        var text: Range<Int>
+        private var rawStart, rawEnd, textStart, textEnd: Int32
+        /// Its text lies in `decoded`, not in the chunk.
         var isDecoded: Bool
+        /// Whether `raw` holds its bytes as read.
         var hasRaw: Bool
         /// JSON: what the value is (a missing key is `.missing`); CSV: `.string`.
         var kind: FieldKind
+
+        @inline(__always)
+        init(raw: Range<Int>, text: Range<Int>, isDecoded: Bool, hasRaw: Bool, kind: FieldKind) {
+            rawStart = Int32(truncatingIfNeeded: raw.lowerBound)
+            rawEnd = Int32(truncatingIfNeeded: raw.upperBound)
+            textStart = Int32(truncatingIfNeeded: text.lowerBound)
+            textEnd = Int32(truncatingIfNeeded: text.upperBound)
+            self.isDecoded = isDecoded
+            self.hasRaw = hasRaw
+            self.kind = kind
+        }
+
+        /// Its bytes as read, in the chunk: a CSV field with its quotes, a JSON value as written.
+        var raw: Range<Int> { Int(rawStart)..<Int(rawEnd) }
+        /// Its text: in the chunk, or in `decoded` when `isDecoded`.
+        var text: Range<Int> { Int(textStart)..<Int(textEnd) }
+        var textCount: Int { Int(textEnd &- textStart) }
+        var textOffset: Int { Int(textStart) }
 
         static let missing = Field(raw: 0..<0, text: 0..<0, isDecoded: false, hasRaw: false, kind: .missing)
     }
@@ -95,7 +132,8 @@ struct RecordBatch {
     @inline(__always)
     func text(of field: Field) -> UnsafeBufferPointer<UInt8> {
         let source = field.isDecoded ? decoded.bytes : bytes
-        return UnsafeBufferPointer(rebasing: source[field.text])
+        return UnsafeBufferPointer(
+            start: source.baseAddress.map { $0 + field.textOffset }, count: field.textCount)
     }
 
     /// A record's bytes as read (for the quarantine).
