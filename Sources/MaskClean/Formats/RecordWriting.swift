@@ -18,7 +18,7 @@ struct WrittenFields: Sendable {
     var slotOfColumn: [Int] = []
 }
 
-extension RecordEncoder {
+extension RecordWriter {
     /// What makes `record` impossible to write in the output format, if anything: a JSON string
     /// holds only UTF-8, and CSV cannot carry a NUL (maskclean's own reader refuses one), which a
     /// JSON string may decode to.

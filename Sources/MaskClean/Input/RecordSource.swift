@@ -17,8 +17,8 @@ protocol RecordSource {
     /// A splitter in the state the records start in.
     func makeSplitter() -> Splitter
 
-    /// A processor for one worker, writing through `encoder`.
-    func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor
+    /// A processor for one worker, writing through `writer`.
+    func makeProcessor(_ writer: RecordWriter) -> ChunkProcessor
 
     /// A reader handing over every field of a record: a CSV record's fields, a JSON record's
     /// bytes (`describe`).

@@ -5,7 +5,7 @@
 /// One per worker, with its reader and its writer (`BatchProcessor`).
 final class MaskingStage {
     let masker: CellMasker
-    let writer: RecordEncoder
+    let writer: RecordWriter
     /// For each spec column, the batch slot its value is in: plain memory, read for every cell.
     let slotOfColumn: UnsafeMutableBufferPointer<Int>
     /// What becomes of a bad record.
@@ -16,7 +16,7 @@ final class MaskingStage {
     /// The record's masked values, by spec column, found once for the checks and the masking.
     let values: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>
 
-    init(columns: [ColumnSpec], slotOfColumn: [Int], policy: RejectPolicy, writer: RecordEncoder) {
+    init(columns: [ColumnSpec], slotOfColumn: [Int], policy: RejectPolicy, writer: RecordWriter) {
         self.masker = CellMasker(columns: columns)
         self.slotOfColumn = .allocate(capacity: slotOfColumn.count)
         _ = self.slotOfColumn.initialize(from: slotOfColumn)
@@ -77,7 +77,7 @@ final class MaskingStage {
                 for column in 0..<columnCount {
                     outputColumn = masker.writeAddedCells(
                         values[column], column: column, row: row, outputColumn: outputColumn,
-                        separator: separator, encoder: writer, to: &out)
+                        separator: separator, writer: writer, to: &out)
                     separator = true
                 }
                 writer.endRecord(&out)
@@ -114,28 +114,3 @@ final class MaskingStage {
             == .rejected
     }
 }
-
-/// Masks chunks with one worker's reader, masking stage and writer: the reader fills a batch, the
-/// stage masks it and has it written.
-final class BatchProcessor<Reader: RecordReader>: ChunkProcessor {
-    let reader: Reader
-    let stage: MaskingStage
-    @exclusivity(unchecked) var batch = RecordBatch()
-
-    init(reader: Reader, stage: MaskingStage) {
-        self.reader = reader
-        self.stage = stage
-    }
-
-    func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
-        reader.read(chunk, into: &batch)
-        return stage.process(batch, into: output)
-    }
-}
-
-/// Reads chunks of one record format into batches (`CSVRecordReader`, `JSONRecordReader`).
-protocol RecordReader: AnyObject {
-    func read(_ chunk: Chunk, into batch: inout RecordBatch)
-}
-
-extension CSVRecordReader: RecordReader {}

@@ -171,15 +171,15 @@ private struct RunSetup {
         framing.lineEnd = start.lineEnd
         let columns = (start.columnNames ?? []) + spec.addedColumns
         let escapeFormulas = options.escapeFormulas
-        let makeEncoder = { [framing] in
-            framing.makeEncoder(columnNames: columns, escapeFormulas: escapeFormulas)
+        let makeWriter = { [framing] in
+            framing.makeWriter(columnNames: columns, escapeFormulas: escapeFormulas)
         }
-        let encoder = makeEncoder()
+        let writer = makeWriter()
         if outputs.writesRecords {
             try outputs.writeRecords(
                 framing.preamble(
                     columns: options.writesHeader ? columns : nil, byteOrderMark: start.byteOrderMark,
-                    encoder: encoder))
+                    writer: writer))
         }
         let reader = ChunkReader(
             input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
@@ -188,9 +188,9 @@ private struct RunSetup {
         var totals = RunTotals(spec: spec)
         try RecordPump(reader: reader, input: input, options: options, outputs: outputs).run(
             spec: spec, framing: &framing, totals: &totals,
-            // Each processor has an encoder of its own: one shared by the workers had its
+            // Each processor has an writer of its own: one shared by the workers had its
             // reference count bumped by both cores, so reading it for every cell missed the cache.
-            makeProcessor: { source.makeProcessor(makeEncoder()) })
+            makeProcessor: { source.makeProcessor(makeWriter()) })
         try source.finish(&totals)
         try outputs.writeRecords(framing.closing)
         return totals.report

@@ -100,3 +100,13 @@ func utf16(_ text: String, marked: Bool, bigEndian: Bool = false) -> [UInt8] {
     }
     return bytes
 }
+
+/// The repository's root, found from this file upwards (the test files sit in folders that mirror
+/// Sources/MaskClean, at different depths).
+let repositoryRoot: URL = {
+    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        folder.deleteLastPathComponent()
+    }
+    return folder
+}()

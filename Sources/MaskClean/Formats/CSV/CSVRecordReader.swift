@@ -26,7 +26,7 @@ struct CSVInputPlan: Sendable {
 /// is split here (`CSVLineSplitting`), the rest handed to libcsv, which also says what is wrong
 /// with a broken one. Owns everything about CSV's framing: quotes, line ends, blank lines, bad
 /// records; knows nothing of masking or output.
-final class CSVRecordReader: CSVFieldSink {
+final class CSVRecordReader: RecordReader, CSVFieldSink {
     let plan: CSVInputPlan
     lazy var parser = CSVParser(delimiter: plan.delimiter, sink: self)
 

@@ -1,7 +1,7 @@
 /// Writing a JSON record read from JSON: its own bytes up to its closing brace, a replaced value
 /// written as a JSON string in its place, and with `--escape-formulas` a `'` before each string
 /// that a spreadsheet would take for a formula; the added members then follow.
-extension RecordEncoder {
+extension RecordWriter {
     /// Copies the object as read, without its closing brace, over the `{` that `beginRecord`
     /// wrote.
     func writeObject(

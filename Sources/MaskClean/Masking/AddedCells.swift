@@ -32,7 +32,7 @@ extension CellMasker {
     @inline(__always)
     func writeAddedCells(
         _ value: UnsafeBufferPointer<UInt8>, column index: Int, row: Int, outputColumn: Int, separator: Bool,
-        encoder: RecordEncoder, to out: inout ByteBuffer
+        writer: RecordWriter, to out: inout ByteBuffer
     ) -> Int {
         let added = addedCells[index]
         var status = CellStatus.empty
@@ -64,14 +64,14 @@ extension CellMasker {
         // The usual column: a formatted, an extracted and a status cell, after other cells.
         let usual = separator && added.formatted && added.extracted && added.status
         var written = 0
-        if usual && encoder.writesPlainCSV
-            && !CSVFieldEncoder.needsQuotes(formatted, delimiter: encoder.delimiter)
-            && !CSVFieldEncoder.needsQuotes(extracted, delimiter: encoder.delimiter)
+        if usual && writer.writesPlainCSV
+            && !CSVFieldEncoder.needsQuotes(formatted, delimiter: writer.delimiter)
+            && !CSVFieldEncoder.needsQuotes(extracted, delimiter: writer.delimiter)
         {
             // The usual CSV column's cells, none needing quotes: copied here, room made once,
-            // not through the encoder, whose calls are not inlined into a record's writing (a
+            // not through the writer, whose calls are not inlined into a record's writing (a
             // call per cell cost more than the cell).
-            let delimiter = encoder.delimiter
+            let delimiter = writer.delimiter
             out.reserve(3 + formatted.count + extracted.count + statusText.count)
             out.appendInRoom(delimiter)
             out.appendInRoom(formatted)
@@ -80,8 +80,8 @@ extension CellMasker {
             out.appendInRoom(delimiter)
             out.appendInRoom(statusText)
             written = 3
-        } else if usual && !encoder.isCSV
-            && encoder.plainMembers(formatted, extracted, statusText, outputColumn: outputColumn, out)
+        } else if usual && !writer.isCSV
+            && writer.plainMembers(formatted, extracted, statusText, outputColumn: outputColumn, out)
         {
             written = 3
         }
@@ -98,7 +98,7 @@ extension CellMasker {
                 default: (added.template, template)
                 }
             guard present else { continue }
-            encoder.addedCell(value, outputColumn: column, separator: separator, &out)
+            writer.addedCell(value, outputColumn: column, separator: separator, &out)
             column += 1
             separator = true
         }

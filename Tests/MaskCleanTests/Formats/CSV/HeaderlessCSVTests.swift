@@ -10,8 +10,7 @@ import Testing
 /// under `--header`), however the input is cut into chunks and however many workers mask it.
 @Suite("CSV without a header line")
 struct HeaderlessCSVTests {
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = repositoryRoot
         .appendingPathComponent("Fixtures")
 
     static func fixture(_ path: String) throws -> [UInt8] {

@@ -231,13 +231,13 @@ struct JSONOneReadingTests {
         let spec = try loadSpec(Self.spec)
         let settings = sourceSettings(spec, output: output, policy: .quarantine)
         let source = try NDJSONSource(input: InputFile(path: path), settings)
-        let layout: RecordEncoder.Layout =
+        let layout: RecordWriter.Layout =
             output == .csv
             ? .csv(delimiter: UInt8(ascii: ","), terminator: [0x0A]) : .json(array: output == .json)
-        let encoder = RecordEncoder(
+        let writer = RecordWriter(
             layout: layout, escapeFormulas: escapeFormulas,
             columnNames: (source.start.columnNames ?? []) + spec.addedColumns)
-        let processor = try #require(source.makeProcessor(encoder) as? BatchProcessor<JSONRecordReader>)
+        let processor = try #require(source.makeProcessor(writer) as? BatchProcessor<JSONRecordReader>)
         processor.reader.readsInOnePass = inOnePass
         let buffer = ByteBuffer()
         text.withUnsafeBufferPointer { buffer.append($0) }

@@ -13,7 +13,7 @@ struct NDJSONSource: RecordSource {
 
     func makeSplitter() -> LineSplitter { LineSplitter() }
 
-    func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor { records.makeProcessor(encoder) }
+    func makeProcessor(_ writer: RecordWriter) -> ChunkProcessor { records.makeProcessor(writer) }
     func makeReader() -> any RecordReader { JSONRecordReader(plan: records.plan) }
 
     func finish(_ totals: inout RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(&totals) }
@@ -57,7 +57,7 @@ struct JSONArraySource: RecordSource {
 
     func makeSplitter() -> JSONArraySplitter { JSONArraySplitter() }
 
-    func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor { records.makeProcessor(encoder) }
+    func makeProcessor(_ writer: RecordWriter) -> ChunkProcessor { records.makeProcessor(writer) }
     func makeReader() -> any RecordReader { JSONRecordReader(plan: records.plan) }
 
     func finish(_ totals: inout RunTotals) throws(MaskCleanError) { try records.checkMaskedKeysSeen(&totals) }
@@ -95,9 +95,9 @@ private struct JSONRecords {
         )
     }
 
-    /// A reader, a masking stage and `encoder`, for one worker. A record's slots are its masked
+    /// A reader, a masking stage and `writer`, for one worker. A record's slots are its masked
     /// keys' values, then for CSV output its columns'; JSON output copies each record as read.
-    func makeProcessor(_ encoder: RecordEncoder) -> ChunkProcessor {
+    func makeProcessor(_ writer: RecordWriter) -> ChunkProcessor {
         let columns = spec.columns
         let csvColumns = plan.csvColumns ?? []
         let masked = plan.maskedKeys.count
@@ -105,12 +105,12 @@ private struct JSONRecords {
         for (index, name) in csvColumns.enumerated() {
             replacing[masked + index] = columns.firstIndex { $0.name == name && $0.replace != nil } ?? -1
         }
-        encoder.written = WrittenFields(
+        writer.written = WrittenFields(
             slots: Array(masked..<(masked + csvColumns.count)), names: csvColumns,
-            replacingColumnOfSlot: replacing, columnCount: csvColumns.count, copiesJSON: !encoder.isCSV,
+            replacingColumnOfSlot: replacing, columnCount: csvColumns.count, copiesJSON: !writer.isCSV,
             slotOfColumn: Array(columns.indices))
         let stage = MaskingStage(
-            columns: columns, slotOfColumn: Array(columns.indices), policy: policy, writer: encoder)
+            columns: columns, slotOfColumn: Array(columns.indices), policy: policy, writer: writer)
         return BatchProcessor(reader: JSONRecordReader(plan: plan), stage: stage)
     }
 

@@ -18,8 +18,8 @@ struct RecordFramingTests {
     func preamble(
         _ framing: RecordFraming, columns: [String], byteOrderMark: Bool = false, escapeFormulas: Bool = false
     ) -> [UInt8] {
-        let encoder = framing.makeEncoder(columnNames: columns, escapeFormulas: escapeFormulas)
-        return framing.preamble(columns: columns, byteOrderMark: byteOrderMark, encoder: encoder)
+        let writer = framing.makeWriter(columnNames: columns, escapeFormulas: escapeFormulas)
+        return framing.preamble(columns: columns, byteOrderMark: byteOrderMark, writer: writer)
     }
 
     /// A chunk's records as the framing lets them out.
@@ -27,14 +27,14 @@ struct RecordFramingTests {
         Array(chunk.utf8).withUnsafeBufferPointer { String(decoding: framing.records($0), as: UTF8.self) }
     }
 
-    /// The records of `values`, one `phone` cell each, as the encoder writes them in a chunk.
+    /// The records of `values`, one `phone` cell each, as the writer writes them in a chunk.
     func chunk(_ framing: RecordFraming, _ values: [String]) -> String {
-        let encoder = framing.makeEncoder(columnNames: ["phone"], escapeFormulas: false)
+        let writer = framing.makeWriter(columnNames: ["phone"], escapeFormulas: false)
         var out: [UInt8] = []
         for value in values {
-            encoder.beginRecord(&out)
-            encoder.cell(Array(value.utf8), outputColumn: 0, separator: false, &out)
-            encoder.endRecord(&out)
+            writer.beginRecord(&out)
+            writer.cell(Array(value.utf8), outputColumn: 0, separator: false, &out)
+            writer.endRecord(&out)
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -125,7 +125,7 @@ struct RecordFramingTests {
         #expect(try JSONSerialization.jsonObject(with: Data(nothing.utf8)) as? [Any] != nil)
     }
 
-    @Test("NDJSON and CSV records go out as the encoder wrote them")
+    @Test("NDJSON and CSV records go out as the writer wrote them")
     func otherFormatsWhole() {
         var lines = framing(.ndjson)
         #expect(records(&lines, chunk(lines, ["1", "2"])) == "{\"phone\":\"1\"}\n{\"phone\":\"2\"}\n")

@@ -3,7 +3,7 @@
 /// A class: it is handed to every cell, and a struct holding arrays would be copied (and its
 /// arrays reference-counted) each time. Unchecked: its only mutable-looking state, the quoted
 /// names' storage, is written once in `init` and read-only after.
-final class RecordEncoder: @unchecked Sendable {
+final class RecordWriter: @unchecked Sendable {
     enum Layout {
         case csv(delimiter: UInt8, terminator: [UInt8])
         /// One object per record; for a JSON array, each record is preceded by

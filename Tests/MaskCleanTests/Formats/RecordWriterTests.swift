@@ -4,34 +4,34 @@ import Testing
 
 /// A record goes out as the output format lays it: CSV cells joined by the delimiter and ended as
 /// the header was, or a JSON object whose members are named by the output columns.
-@Suite("Record encoder")
-struct RecordEncoderTests {
-    @Test("the record encoder writes CSV cells with the delimiter and the header's line ending")
+@Suite("Record writer")
+struct RecordWriterTests {
+    @Test("the record writer writes CSV cells with the delimiter and the header's line ending")
     func csvRecord() {
-        let encoder = RecordEncoder(
+        let writer = RecordWriter(
             layout: .csv(delimiter: UInt8(ascii: ";"), terminator: [0x0D, 0x0A]), escapeFormulas: true,
             columnNames: ["a", "b", "c"])
         var out: [UInt8] = []
-        encoder.beginRecord(&out)
-        encoder.cell(Array("x;y".utf8), outputColumn: 0, separator: false, &out)
-        encoder.cell(Array("+1".utf8), outputColumn: 1, separator: true, &out)
-        encoder.cell([], outputColumn: 2, separator: true, &out)
-        encoder.endRecord(&out)
+        writer.beginRecord(&out)
+        writer.cell(Array("x;y".utf8), outputColumn: 0, separator: false, &out)
+        writer.cell(Array("+1".utf8), outputColumn: 1, separator: true, &out)
+        writer.cell([], outputColumn: 2, separator: true, &out)
+        writer.endRecord(&out)
         #expect(String(decoding: out, as: UTF8.self) == "\"x;y\";'+1;\r\n")
     }
 
-    @Test("the record encoder writes JSON members named by the column names")
+    @Test("the record writer writes JSON members named by the column names")
     func jsonRecord() {
-        let encoder = RecordEncoder(
+        let writer = RecordWriter(
             layout: .json(array: false), escapeFormulas: true, columnNames: ["id", "say \"x\"", "f"])
         var out: [UInt8] = []
-        encoder.beginRecord(&out)
-        encoder.cell(Array("1".utf8), outputColumn: 0, separator: false, &out)
-        encoder.cell(Array("a\nb".utf8), outputColumn: 1, separator: true, &out)
-        encoder.cell(Array("=2".utf8), outputColumn: 2, separator: true, &out)
-        encoder.endRecord(&out)
+        writer.beginRecord(&out)
+        writer.cell(Array("1".utf8), outputColumn: 0, separator: false, &out)
+        writer.cell(Array("a\nb".utf8), outputColumn: 1, separator: true, &out)
+        writer.cell(Array("=2".utf8), outputColumn: 2, separator: true, &out)
+        writer.endRecord(&out)
         #expect(String(decoding: out, as: UTF8.self) == #"{"id":"1","say \"x\"":"a\nb","f":"'=2"}"# + "\n")
-        let array = RecordEncoder(layout: .json(array: true), escapeFormulas: false, columnNames: ["id"])
+        let array = RecordWriter(layout: .json(array: true), escapeFormulas: false, columnNames: ["id"])
         out = []
         array.beginRecord(&out)
         array.cell(Array("=1".utf8), outputColumn: 0, separator: false, &out)
@@ -56,26 +56,26 @@ struct RecordEncoderTests {
     @Test("input fields are copied as read only to CSV of the same delimiter without formula escaping")
     func fieldsAsRead() {
         let comma = UInt8(ascii: ",")
-        let csv = RecordEncoder(
+        let csv = RecordWriter(
             layout: .csv(delimiter: comma, terminator: [0x0A]), escapeFormulas: false, columnNames: [])
         #expect(csv.writesFieldsAsRead(delimiter: comma))
         #expect(!csv.writesFieldsAsRead(delimiter: 0x09), "TSV to CSV re-quotes for the new delimiter")
-        let escaping = RecordEncoder(
+        let escaping = RecordWriter(
             layout: .csv(delimiter: comma, terminator: [0x0A]), escapeFormulas: true, columnNames: [])
         #expect(!escaping.writesFieldsAsRead(delimiter: comma))
         for array in [false, true] {
-            let json = RecordEncoder(layout: .json(array: array), escapeFormulas: false, columnNames: [])
+            let json = RecordWriter(layout: .json(array: array), escapeFormulas: false, columnNames: [])
             #expect(!json.writesFieldsAsRead(delimiter: comma))
         }
     }
 
     @Test("a whole record, such as the header row, is written cell by cell")
     func wholeRecord() {
-        let encoder = RecordEncoder(
+        let writer = RecordWriter(
             layout: .csv(delimiter: UInt8(ascii: ","), terminator: [0x0D, 0x0A]), escapeFormulas: false,
             columnNames: [])
         var out: [UInt8] = []
-        encoder.record(["id", "last, first", ""], to: &out)
+        writer.record(["id", "last, first", ""], to: &out)
         #expect(String(decoding: out, as: UTF8.self) == "id,\"last, first\",\r\n")
     }
 
@@ -99,20 +99,20 @@ struct RecordEncoderTests {
     ]
 
     @Test(
-        "a JSON cell written into a chunk's buffer is as the encoder writes it anywhere",
+        "a JSON cell written into a chunk's buffer is as the writer writes it anywhere",
         arguments: [0x22, 0x5C, 0x01, 0x0A, 0x1F, 0x7F, 0xC3, UInt8(ascii: "+")] as [UInt8])
     func jsonCellsIntoBuffer(special: UInt8) {
         for escapeFormulas in [false, true] {
-            let encoder = RecordEncoder(
+            let writer = RecordWriter(
                 layout: .json(array: false), escapeFormulas: escapeFormulas, columnNames: Self.names)
             for value in Self.values(with: special) {
                 for column in Self.names.indices {
                     for separator in [false, true] {
                         var expected: [UInt8] = []
-                        encoder.cell(value, outputColumn: column, separator: separator, &expected)
+                        writer.cell(value, outputColumn: column, separator: separator, &expected)
                         var buffer = ByteBuffer(capacity: 16)
                         value.withUnsafeBufferPointer {
-                            encoder.addedCell($0, outputColumn: column, separator: separator, &buffer)
+                            writer.addedCell($0, outputColumn: column, separator: separator, &buffer)
                         }
                         #expect(Array(buffer.bytes) == expected, "\(value) in column \(column)")
                     }
@@ -125,8 +125,8 @@ struct RecordEncoderTests {
         "a column's formatted, extracted and status members are written in one piece only when none needs escaping"
     )
     func plainMembersInOnePiece() {
-        let plain = RecordEncoder(layout: .json(array: false), escapeFormulas: false, columnNames: Self.names)
-        let escaping = RecordEncoder(
+        let plain = RecordWriter(layout: .json(array: false), escapeFormulas: false, columnNames: Self.names)
+        let escaping = RecordWriter(
             layout: .json(array: false), escapeFormulas: true, columnNames: Self.names)
         let status = Array("complete".utf8)
         for value in Self.values(with: 0x22) + Self.values(with: UInt8(ascii: "=")) {

@@ -21,26 +21,26 @@ struct RecordFraming {
         self.lineEnd = lineEnd
     }
 
-    /// The encoder that writes this format's records, whose columns are `columnNames`.
-    func makeEncoder(columnNames: [String], escapeFormulas: Bool) -> RecordEncoder {
-        let layout: RecordEncoder.Layout =
+    /// The writer that writes this format's records, whose columns are `columnNames`.
+    func makeWriter(columnNames: [String], escapeFormulas: Bool) -> RecordWriter {
+        let layout: RecordWriter.Layout =
             switch format {
             case .csv, .tsv: .csv(delimiter: delimiter, terminator: lineEnd)
             case .json: .json(array: true)
             case .ndjson: .json(array: false)
             }
-        return RecordEncoder(layout: layout, escapeFormulas: escapeFormulas, columnNames: columnNames)
+        return RecordWriter(layout: layout, escapeFormulas: escapeFormulas, columnNames: columnNames)
     }
 
     /// What comes before the first record: `[` for a JSON array; for CSV the header row of
     /// `columns` (none when nil), after the byte-order mark the input began with.
-    func preamble(columns: [String]?, byteOrderMark: Bool, encoder: RecordEncoder) -> [UInt8] {
+    func preamble(columns: [String]?, byteOrderMark: Bool, writer: RecordWriter) -> [UInt8] {
         switch format {
         case .json: return [UInt8(ascii: "[")]
         case .ndjson: return []
         case .csv, .tsv:
             var bytes = byteOrderMark ? InputText.byteOrderMark : []
-            if let columns { encoder.record(columns, to: &bytes) }
+            if let columns { writer.record(columns, to: &bytes) }
             return bytes
         }
     }

@@ -170,8 +170,7 @@ struct SchemaValidator {
 /// values and defaults.
 @Suite("The spec's JSON Schema")
 struct SpecSchemaTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = repositoryRoot
 
     static func parse(_ text: String) throws -> JSONNode {
         try Array(text.utf8).withUnsafeBufferPointer { try JSONNode.parse($0) }

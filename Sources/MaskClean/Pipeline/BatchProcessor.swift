@@ -1,0 +1,17 @@
+/// Masks chunks with one worker's reader, masking stage and writer: the reader fills a batch, the
+/// stage masks it and has it written.
+final class BatchProcessor<Reader: RecordReader>: ChunkProcessor {
+    let reader: Reader
+    let stage: MaskingStage
+    @exclusivity(unchecked) var batch = RecordBatch()
+
+    init(reader: Reader, stage: MaskingStage) {
+        self.reader = reader
+        self.stage = stage
+    }
+
+    func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
+        reader.read(chunk, into: &batch)
+        return stage.process(batch, into: output)
+    }
+}
