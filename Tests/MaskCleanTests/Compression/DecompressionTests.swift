@@ -8,7 +8,8 @@ import Testing
 /// malformed; it never ends early in silence, which would let a truncated download pass a gate.
 @Suite("Compressed inputs")
 struct DecompressionTests {
-    static let fixtures = repositoryRoot
+    static let fixtures =
+        repositoryRoot
         .appendingPathComponent("Fixtures")
 
     static func fixture(_ name: String) throws -> [UInt8] {

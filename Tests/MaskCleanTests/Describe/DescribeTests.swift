@@ -8,7 +8,8 @@ import Testing
 /// docs/command-line.md, `describe`: shapes, kinds, what is proposed and why, and the spec text.
 @Suite("describe: proposing a spec from the data")
 struct DescribeTests {
-    static let fixtures = repositoryRoot
+    static let fixtures =
+        repositoryRoot
         .appendingPathComponent("Fixtures")
 
     @Test(

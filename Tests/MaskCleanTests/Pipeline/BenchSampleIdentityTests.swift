@@ -9,7 +9,8 @@ import Testing
 /// input is cut into chunks and however many workers mask them.
 @Suite("Bench sample: byte-identical for every --jobs and chunk size")
 struct BenchSampleIdentityTests {
-    static let folder = repositoryRoot
+    static let folder =
+        repositoryRoot
         .appendingPathComponent("Fixtures/bench-sample")
 
     static func fixture(_ name: String) throws -> [UInt8] {

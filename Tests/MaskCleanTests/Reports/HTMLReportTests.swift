@@ -7,7 +7,8 @@ import Testing
 /// the demo's page is the kept fixture to the byte, the time included.
 @Suite("The HTML page, rendered from the report")
 struct HTMLReportTests {
-    static let fixtures = repositoryRoot
+    static let fixtures =
+        repositoryRoot
         .appendingPathComponent("Fixtures")
 
     @Test("the demo's page with a time of 25 ms is Fixtures/cases/demo-html's, byte for byte")

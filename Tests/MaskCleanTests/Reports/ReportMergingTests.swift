@@ -26,7 +26,8 @@ struct ReportMergingTests {
 
     /// One record a line: 400 of the bench export, with broken records at lines 57, 58 and 301.
     static let lines: [String] = {
-        let folder = repositoryRoot
+        let folder =
+            repositoryRoot
             .appendingPathComponent("Fixtures/bench-sample")
         let text =
             (try? String(contentsOf: folder.appendingPathComponent("messy.ndjson"), encoding: .utf8)) ?? ""

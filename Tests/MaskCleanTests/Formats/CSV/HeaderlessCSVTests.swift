@@ -10,7 +10,8 @@ import Testing
 /// under `--header`), however the input is cut into chunks and however many workers mask it.
 @Suite("CSV without a header line")
 struct HeaderlessCSVTests {
-    static let fixtures = repositoryRoot
+    static let fixtures =
+        repositoryRoot
         .appendingPathComponent("Fixtures")
 
     static func fixture(_ path: String) throws -> [UInt8] {
