@@ -103,10 +103,11 @@ final class SharedSuffixPlan: @unchecked Sendable {
 }
 
 extension Program {
-    /// How many free or fixed ASCII literals lead the format, for a format input-mask walks
-    /// forward a byte a step on plain ASCII; nil for any other.
+    /// How many free or fixed ASCII literals lead the format, for a format walked forward a byte
+    /// a step on plain ASCII by input-mask's rules (no `SyntaxRule`: those are the rules the
+    /// plan's shortcut and `runSteps` follow); nil for any other.
     var leadingLiteralRun: Int? {
-        guard syntax == .inputMask && !rightToLeft && literalsAreASCII && literalsAreInert else { return nil }
+        guard syntax.rules.isEmpty && !rightToLeft && literalsAreASCII && literalsAreInert else { return nil }
         return steps.prefix { ($0.kind == .free || $0.kind == .fixed) && $0.asciiLiteral < 0x80 }.count
     }
 
@@ -121,7 +122,8 @@ extension Program {
         }
     }
 
-    /// Walks a plain ASCII value forward, by input-mask's rules, through the steps from `start`
+    /// Walks a plain ASCII value forward, by input-mask's rules (the plan holds only programs
+    /// that walk by them: `leadingLiteralRun`), through the steps from `start`
     /// on: what a `SharedSuffixPlan` group's shared steps do with the rest of a value. `stop` is
     /// counted from the program's first step.
     func runSteps(
@@ -134,7 +136,7 @@ extension Program {
             var droppedCursor: ByteCursor? = nil
             var source = ASCIIBytes<LeftToRight>(input)
             let counts = walk(
-                &source, self, UnsafeBufferPointer(rebasing: all[start...]), rules: InputMaskRules.self,
+                &source, self, UnsafeBufferPointer(rebasing: all[start...]), rules: InputMaskSyntax.self,
                 autocomplete: autocomplete, reverseLiterals: false, formatted: &formattedCursor,
                 extracted: &extractedCursor, dropped: &droppedCursor)
             return ApplyCounts(
