@@ -163,9 +163,9 @@ final class SuffixMemo {
         /// The value this entry is for (`SuffixMemo.stamp`); an older one is stale.
         var stamp: UInt32 = 0
 
-        /// bestStatus's rank of the status the shared steps leave (as `AffineMask.score`'s): 2
-        /// complete, 1 lossy, 0 incomplete. The leading literals neither fill a slot nor drop.
-        var statusRank: Int { !complete ? 0 : dropped > 0 ? 1 : 2 }
+        /// The status the shared steps leave: the whole format's, since its leading literals
+        /// neither fill a slot nor drop a character.
+        var status: CellStatus { CellStatus(complete: complete, droppedDataCharacters: dropped) }
     }
 
     // One per thread, and its methods do not reenter: the dynamic exclusivity check would cost
