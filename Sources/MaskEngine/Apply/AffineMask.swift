@@ -1,6 +1,8 @@
 /// A column's formats: a primary one and its alternatives, with the strategy that picks, for each
 /// value, the format it fits best (docs/mask-syntax.md). The primary format wins ties against any
-/// alternative; among alternatives, the first listed wins ties.
+/// alternative; among alternatives, the first listed wins ties. Each strategy's rules are one
+/// type (`AffinityChoice.swift`); the chooser that walks only the formats that can still win
+/// is in `AffineMask+Choose.swift`, with the reason it may skip the others.
 ///
 /// Immutable and shared: a class, so that handing it to each worker costs one reference count.
 public final class AffineMask: Sendable {
