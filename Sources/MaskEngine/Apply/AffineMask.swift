@@ -1,12 +1,12 @@
-/// A column's formats: a primary one and its alternatives, with the strategy that picks, for each
-/// value, the format it fits best (docs/mask-syntax.md). The primary format wins ties against any
-/// alternative; among alternatives, the first listed wins ties. Each strategy's rules are one
+/// A column's formats: a primary one and its affine formats, with the strategy that picks, for
+/// each value, the format it fits best (docs/mask-syntax.md). The primary format wins ties
+/// against any affine format; among affine formats, the first listed wins ties. Each strategy's rules are one
 /// type (`AffinityChoice.swift`); the chooser that walks only the formats that can still win
 /// is in `AffineMask+Choose.swift`, with the reason it may skip the others.
 ///
 /// Immutable and shared: a class, so that handing it to each worker costs one reference count.
 public final class AffineMask: Sendable {
-    /// The primary format first, then the alternatives in the order written.
+    /// The primary format first, then the affine formats in the order written.
     public let masks: [Mask]
     public let strategy: AffinityStrategy
     public let autocomplete: Bool
@@ -28,10 +28,10 @@ public final class AffineMask: Sendable {
     let sharedSuffixes: SharedSuffixPlan?
 
     public init(
-        primary: Mask, alternatives: [Mask] = [], strategy: AffinityStrategy = .wholeString,
+        primary: Mask, affineFormats: [Mask] = [], strategy: AffinityStrategy = .wholeString,
         autocomplete: Bool = true
     ) {
-        self.masks = [primary] + alternatives
+        self.masks = [primary] + affineFormats
         self.programs = masks.map { Unmanaged.passUnretained($0.program) }
         self.primaryProgram = primary.program
         self.strategy = strategy
@@ -74,12 +74,12 @@ public final class AffineMask: Sendable {
             }
         }
         let primary = try compile(format, nil)
-        var alternatives: [Mask] = []
+        var compiled: [Mask] = []
         for (index, text) in affineFormats.enumerated() {
-            alternatives.append(try compile(text, index))
+            compiled.append(try compile(text, index))
         }
         self.init(
-            primary: primary, alternatives: alternatives, strategy: strategy, autocomplete: autocomplete)
+            primary: primary, affineFormats: compiled, strategy: strategy, autocomplete: autocomplete)
     }
 
     public var primary: Mask { masks[0] }
