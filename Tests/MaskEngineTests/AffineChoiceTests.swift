@@ -138,6 +138,30 @@ struct AffineChoiceTests {
         }
     }
 
+    @Test("a mask mixing syntaxes walks each format by its own syntax's rules")
+    func mixedSyntaxes() async throws {
+        let buffer = ApplyBuffer(capacity: 8)
+        await propertyCheck(
+            count: 300, input: Gen.int(in: 0..<1_000_000), shapedValue, Gen<AffinityStrategy>.case, Gen.bool
+        ) { seed, value, strategy, autocomplete in
+            // Each format in the syntax its position picks, so that every mask mixes them.
+            let masks = try Syntax.allCases.enumerated().map { offset, syntax in
+                try Mask(syntax: syntax, format: syntaxFormats(syntax, seed: seed + offset)[0])
+            }
+            let mask = AffineMask(
+                primary: masks[0], affineFormats: Array(masks.dropFirst()), strategy: strategy,
+                autocomplete: autocomplete)
+            let expected = referenceChoice(mask, value)
+            let outcome = snapshotOfByteAPI(mask, value, buffer: buffer)
+            #expect(
+                outcome.chosen == expected, "\(masks.map(\.format)) on \(value.debugDescription), \(strategy)"
+            )
+            let result = mask.masks[expected].apply(value, autocomplete: autocomplete)
+            #expect(outcome.formatted == result.formatted)
+            #expect(outcome.extracted == result.extracted)
+        }
+    }
+
     /// The byte API's choice and outcome for `value` equal the reference's, which scores every
     /// format.
     func expectSameChoiceAsScoringEvery(

@@ -23,9 +23,9 @@
 extension AffineMask {
     /// Tries the formats in order, keeping the best so far, skipping those that cannot beat it.
     @inline(__always)
-    func chooseByWalking<Choice: WalkedChoice, Mode: PlanMode>(
+    func chooseByWalking<Choice: WalkedChoice, Walk: ProgramWalk, Mode: PlanMode>(
         _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ plan: SharedSuffixPlan?, _ buffer: ApplyBuffer,
-        _: Choice.Type, _: Mode.Type
+        _: Choice.Type, _: Walk.Type, _: Mode.Type
     ) -> CellOutcome {
         let trials = buffer.trials(programs.count)
         // Unmanaged, so that consulting them for each format costs no reference counting; the
@@ -74,7 +74,7 @@ extension AffineMask {
                 }
             }
             let (counts, score) = programs[index]._withUnsafeGuaranteedRef { program in
-                let counts = buffer.applyToSpare(program, input, autocomplete, plain)
+                let counts = buffer.applyToSpare(program, input, autocomplete, plain, Walk.self)
                 return (counts, Choice.score(counts, of: program, input: input, buffer: buffer))
             }
             trials[index] = FormatTrial(

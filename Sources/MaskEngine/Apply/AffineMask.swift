@@ -13,10 +13,9 @@ public final class AffineMask: Sendable {
     /// The masks' programs, in the same order: the hot path works on these alone. Unmanaged, so
     /// that trying each one costs no reference counting; `masks` keeps them alive.
     let programs: [Unmanaged<Program>]
-    private let primaryProgram: Program
     let literalByteCount: Int
-    /// The strategy's rules (`AffinityChoice`).
-    private let choice: any AffinityChoice.Type
+    /// The strategy's choice, with the formats' walk compiled in.
+    private let chooser: Chooser
     /// For each format, an earlier one it shares its first steps with, and how many it shares
     /// (0: none). A value whose walk through that earlier format never reached past those steps
     /// walks this one the same way, so this one can only tie with it.
@@ -33,9 +32,7 @@ public final class AffineMask: Sendable {
     ) {
         self.masks = [primary] + affineFormats
         self.programs = masks.map { Unmanaged.passUnretained($0.program) }
-        self.primaryProgram = primary.program
         self.strategy = strategy
-        self.choice = strategy.choice
         self.autocomplete = autocomplete
         self.literalByteCount = masks.map(\.program.literalByteCount).max() ?? 0
         let programs = masks.map(\.program)
@@ -46,6 +43,12 @@ public final class AffineMask: Sendable {
         }
         self.consumableFrom = consumableFrom
         self.sharedSuffixes = SharedSuffixPlan(programs)
+        // Formats all of one syntax (as a spec's are) have its walk compiled into the choice.
+        let syntax = programs[0].syntax
+        self.chooser =
+            programs.allSatisfy { ObjectIdentifier($0.syntax) == ObjectIdentifier(syntax) }
+            ? syntax.chooser(strategy, formats: programs.count)
+            : Chooser(strategy, formats: programs.count, EachProgramsSyntax.self)
     }
 
     /// Compiles input-mask formats; the error says which format failed.
@@ -113,10 +116,7 @@ public final class AffineMask: Sendable {
         // Two halves (the best result so far and the one being tried) only when there is a choice.
         buffer.reserve(
             outputCapacity(forInputCount: input.count, plainASCII: plain), halves: programs.count > 1 ? 2 : 1)
-        guard programs.count > 1 else {
-            return CellOutcome(chosen: 0, counts: buffer.apply(primaryProgram, input, autocomplete, plain))
-        }
-        return choice.choose(in: self, input, plain: plain, buffer)
+        return chooser.choose(self, input, plain, buffer)
     }
 }
 

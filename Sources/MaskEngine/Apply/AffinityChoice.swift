@@ -1,26 +1,64 @@
 /// Each affinity strategy as one type, carrying its score, the bound on that score the affine
 /// choice prunes with, and its tie rules (the pruning and why it holds: `AffineMask+Choose.swift`).
 ///
-/// `AffinityStrategy.choice` is the one place a strategy's case is looked up; from there on the
-/// choice is compiled once for each type, its rules folded in as constants.
-protocol AffinityChoice: Sendable {
-    /// Picks `mask`'s format for a value and applies it, leaving the result in `buffer`. The
-    /// mask has more than one format; `plain` is `input.isPlainASCII`.
-    static func choose(
-        in mask: AffineMask, _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ buffer: ApplyBuffer
+/// `Chooser.init` is the one place a strategy's case is looked up; from there on the choice is
+/// compiled once for each type and syntax, its rules and the syntax's walk folded in.
+protocol AffinityChoice {
+    /// Picks `mask`'s format for a value and applies it, leaving the result in `buffer`;
+    /// `plain` is `input.isPlainASCII`, and `Walk` reaches the formats' walk.
+    static func choose<Walk: ProgramWalk>(
+        in mask: AffineMask, _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ buffer: ApplyBuffer,
+        _: Walk.Type
     ) -> CellOutcome
 }
 
-extension AffinityStrategy {
-    /// The type that carries this strategy's rules.
-    var choice: any AffinityChoice.Type {
-        switch self {
-        case .bestStatus: BestStatusChoice.self
-        case .wholeString: WholeStringChoice.self
-        case .prefix: PrefixChoice.self
-        case .capacity: CapacityChoice.self
-        case .extractedValueCapacity: ExtractedValueCapacityChoice.self
+/// A mask's choice for one value, made once for the mask: its strategy's type, with its
+/// syntax's walk compiled in (`MaskSyntax.chooser`), so that trying a format costs no call.
+struct Chooser: Sendable {
+    let choose: @Sendable (AffineMask, UnsafeBufferPointer<UInt8>, Bool, ApplyBuffer) -> CellOutcome
+
+    /// The choice of `strategy` among `formats` formats, walked by `Walk`.
+    init<Walk: ProgramWalk>(_ strategy: AffinityStrategy, formats: Int, _: Walk.Type) {
+        guard formats > 1 else {
+            choose = { OneFormat.choose(in: $0, $1, plain: $2, $3, Walk.self) }
+            return
         }
+        switch strategy {
+        case .bestStatus: choose = { BestStatusChoice.choose(in: $0, $1, plain: $2, $3, Walk.self) }
+        case .wholeString: choose = { WholeStringChoice.choose(in: $0, $1, plain: $2, $3, Walk.self) }
+        case .prefix: choose = { PrefixChoice.choose(in: $0, $1, plain: $2, $3, Walk.self) }
+        case .capacity: choose = { CapacityChoice.choose(in: $0, $1, plain: $2, $3, Walk.self) }
+        case .extractedValueCapacity:
+            choose = { ExtractedValueCapacityChoice.choose(in: $0, $1, plain: $2, $3, Walk.self) }
+        }
+    }
+}
+
+/// The walk of a mask whose formats are not all of one syntax (`AffineMask(primary:...)` takes
+/// any masks): each program's own, one indirect call a format.
+enum EachProgramsSyntax: ProgramWalk {
+    static func run(
+        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
+        formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
+        dropped: UnsafeMutablePointer<UInt8>?, inputIsPlainASCII: Bool?
+    ) -> ApplyCounts {
+        program.run(
+            input, autocomplete: autocomplete, formatted: formatted, extracted: extracted, dropped: dropped,
+            inputIsPlainASCII: inputIsPlainASCII)
+    }
+}
+
+/// A mask of one format, whatever the strategy: nothing to choose.
+enum OneFormat: AffinityChoice {
+    @inline(__always)
+    static func choose<Walk: ProgramWalk>(
+        in mask: AffineMask, _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ buffer: ApplyBuffer,
+        _: Walk.Type
+    ) -> CellOutcome {
+        let counts = mask.programs[0]._withUnsafeGuaranteedRef {
+            buffer.apply($0, input, mask.autocomplete, plain, Walk.self)
+        }
+        return CellOutcome(chosen: 0, counts: counts)
     }
 }
 
@@ -68,14 +106,16 @@ protocol WalkedChoice: AffinityChoice {
 
 extension WalkedChoice {
     @inline(__always)
-    static func choose(
-        in mask: AffineMask, _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ buffer: ApplyBuffer
+    static func choose<Walk: ProgramWalk>(
+        in mask: AffineMask, _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ buffer: ApplyBuffer,
+        _: Walk.Type
     ) -> CellOutcome {
         // Formats sharing steps are walked through them once for a value, not once each.
         if plain && input.count <= SharedSuffixPlan.maximumValueLength, let plan = mask.sharedSuffixes {
-            return mask.chooseByWalking(input, plain: plain, plan, buffer, Self.self, WithPlan.self)
+            return mask.chooseByWalking(
+                input, plain: plain, plan, buffer, Self.self, Walk.self, WithPlan.self)
         }
-        return mask.chooseByWalking(input, plain: plain, nil, buffer, Self.self, WithoutPlan.self)
+        return mask.chooseByWalking(input, plain: plain, nil, buffer, Self.self, Walk.self, WithoutPlan.self)
     }
 
     @inline(__always)
@@ -258,8 +298,9 @@ enum ExtractedValueCapacityChoice: WalkedChoice {
 /// `capacity`: how close the value's length is to the format's text capacity. Scored on
 /// lengths alone, so only the winner is applied, and nothing needs bounding.
 enum CapacityChoice: AffinityChoice {
-    static func choose(
-        in mask: AffineMask, _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ buffer: ApplyBuffer
+    static func choose<Walk: ProgramWalk>(
+        in mask: AffineMask, _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ buffer: ApplyBuffer,
+        _: Walk.Type
     ) -> CellOutcome {
         let length = plain ? input.count : String(decoding: input, as: UTF8.self).count
         var chosen = 0
@@ -272,7 +313,7 @@ enum CapacityChoice: AffinityChoice {
             }
         }
         let counts = mask.programs[chosen]._withUnsafeGuaranteedRef {
-            buffer.apply($0, input, mask.autocomplete, plain)
+            buffer.apply($0, input, mask.autocomplete, plain, Walk.self)
         }
         return CellOutcome(chosen: chosen, counts: counts)
     }

@@ -94,11 +94,12 @@ public final class ApplyBuffer {
     }
 
     @inline(__always)
-    func apply(_ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool, _ plain: Bool)
-        -> ApplyCounts
-    {
-        let counts = program.run(
-            input, autocomplete: autocomplete, formatted: formattedStart(kept),
+    func apply<Walk: ProgramWalk>(
+        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool, _ plain: Bool,
+        _: Walk.Type
+    ) -> ApplyCounts {
+        let counts = Walk.run(
+            program, input, autocomplete: autocomplete, formatted: formattedStart(kept),
             extracted: extractedStart(kept), dropped: nil, inputIsPlainASCII: plain)
         formattedCount = counts.formattedByteCount
         extractedCount = counts.extractedByteCount
@@ -106,11 +107,12 @@ public final class ApplyBuffer {
     }
 
     @inline(__always)
-    func applyToSpare(
-        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool, _ plain: Bool
+    func applyToSpare<Walk: ProgramWalk>(
+        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool, _ plain: Bool,
+        _: Walk.Type
     ) -> ApplyCounts {
-        program.run(
-            input, autocomplete: autocomplete, formatted: formattedStart(1 - kept),
+        Walk.run(
+            program, input, autocomplete: autocomplete, formatted: formattedStart(1 - kept),
             extracted: extractedStart(1 - kept), dropped: nil, inputIsPlainASCII: plain)
     }
 

@@ -1,6 +1,7 @@
 extension Program {
     /// Applies the program to the UTF-8 bytes of a value (see `Mask.apply(utf8:...)`), with the
-    /// walking rules of the syntax it was compiled from, which it carries.
+    /// walking rules of the syntax it was compiled from, which it carries. One indirect call:
+    /// the affine choice, which walks many values, reaches the walk through its `Chooser`.
     func run(
         _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
         formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
@@ -69,12 +70,17 @@ extension Program {
 }
 
 extension MaskSyntax {
+    @inline(__always)
     static func run(
         _ program: Program, _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
         formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
         dropped: UnsafeMutablePointer<UInt8>?, inputIsPlainASCII: Bool?
     ) -> ApplyCounts {
         program.run(input, Self.self, autocomplete, formatted, extracted, dropped, inputIsPlainASCII)
+    }
+
+    static func chooser(_ strategy: AffinityStrategy, formats: Int) -> Chooser {
+        Chooser(strategy, formats: formats, Self.self)
     }
 }
 

@@ -61,10 +61,21 @@ struct SyntaxRule: OptionSet, Sendable {
     static let freeLiteralsAreMandatory = SyntaxRule(rawValue: 1 << 5)
 }
 
+/// How a program's walk is reached, as a type: a syntax (`MaskSyntax`), whose walk is then
+/// compiled into the caller, or `EachProgramsSyntax`, which asks each program for its own.
+protocol ProgramWalk: SendableMetatype {
+    /// Walks a value through `program` (`Program.run`).
+    static func run(
+        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
+        formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
+        dropped: UnsafeMutablePointer<UInt8>?, inputIsPlainASCII: Bool?
+    ) -> ApplyCounts
+}
+
 /// One syntax, whole (docs/mask-syntax.md): a type per syntax, so that the walk is compiled
 /// once for each with every rule a constant in it, and input-mask's walk pays nothing for the
-/// others' rules.
-protocol MaskSyntax: Sendable {
+/// others' rules. Its `run` (a `ProgramWalk`) is implemented once, in `Program+Run.swift`.
+protocol MaskSyntax: ProgramWalk, Sendable {
     static var rules: SyntaxRule { get }
 
     /// Compiles a format; each syntax reads the options that are its own and ignores the rest
@@ -72,14 +83,9 @@ protocol MaskSyntax: Sendable {
     static func compile(format: String, notations: [Notation], options: SyntaxOptions, rightToLeft: Bool)
         throws(FormatError) -> Program
 
-    /// Walks a value through a program of this syntax (`Program.run`, which calls it through the
-    /// program's `syntax`). Implemented once, in `Program+Run.swift`, and specialized for each
-    /// syntax: one indirect call a value reaches a walk with this syntax's rules folded in.
-    static func run(
-        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
-        formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
-        dropped: UnsafeMutablePointer<UInt8>?, inputIsPlainASCII: Bool?
-    ) -> ApplyCounts
+    /// The chooser of a mask whose formats are all of this syntax: this syntax's walk compiled
+    /// into the strategy's choice (`Chooser`). Implemented once, in `Program+Run.swift`.
+    static func chooser(_ strategy: AffinityStrategy, formats: Int) -> Chooser
 }
 
 extension MaskSyntax {
