@@ -89,6 +89,28 @@ private let leadingFormats = Gen.int(in: 0..<5_000).array(of: 16...40)
         }
     }
 
+/// Pieces of formats in each syntax, alike enough that formats built from them share their
+/// first steps.
+private let piecesBySyntax: [Syntax: [String]] = [
+    .inputMask: sharedPieces,
+    .akmask: ["+1 ", "(", "{ddd}", ") ", "-", "{dddd}", " x", "{dd}", "{aa}", "{.}", " ", "/"],
+    .maskara: ["+?7|8", "(", "DDD", ")", "-", "DDDD", "-?", "DD", "XX", " ", "D?D?", "X|D"],
+]
+
+/// Two to five formats in `syntax`, drawn from its pieces by `seed`; the first two pieces of
+/// each are the same, so that they share their first steps.
+private func syntaxFormats(_ syntax: Syntax, seed: Int) -> [String] {
+    let pieces = piecesBySyntax[syntax]!
+    var state = UInt64(seed) &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+    return (0..<(2 + next(4))).map { _ in
+        (0..<(1 + next(6))).map { $0 < 2 ? pieces[$0] : pieces[next(pieces.count)] }.joined()
+    }
+}
+
 @Suite("The affine choice skips only formats that cannot win")
 struct AffineChoiceTests {
     @Test("the chosen format is the one scoring every format would choose")
@@ -102,14 +124,52 @@ struct AffineChoiceTests {
         }
     }
 
+    @Test("formats of every syntax choose as scoring every format would")
+    func sameChoiceInEverySyntax() async {
+        let buffer = ApplyBuffer(capacity: 8)
+        await propertyCheck(
+            count: 600, input: Gen.int(in: 0..<Syntax.allCases.count), Gen.int(in: 0..<1_000_000),
+            shapedValue, Gen<AffinityStrategy>.case, Gen.bool
+        ) { syntaxIndex, seed, value, strategy, autocomplete in
+            let syntax = Syntax.allCases[syntaxIndex]
+            try expectSameChoiceAsScoringEvery(
+                syntaxFormats(syntax, seed: seed), value, strategy, autocomplete, buffer: buffer,
+                syntax: syntax)
+        }
+    }
+
+    @Test("a mask mixing syntaxes walks each format by its own syntax's rules")
+    func mixedSyntaxes() async throws {
+        let buffer = ApplyBuffer(capacity: 8)
+        await propertyCheck(
+            count: 300, input: Gen.int(in: 0..<1_000_000), shapedValue, Gen<AffinityStrategy>.case, Gen.bool
+        ) { seed, value, strategy, autocomplete in
+            // Each format in the syntax its position picks, so that every mask mixes them.
+            let masks = try Syntax.allCases.enumerated().map { offset, syntax in
+                try Mask(syntax: syntax, format: syntaxFormats(syntax, seed: seed + offset)[0])
+            }
+            let mask = AffineMask(
+                primary: masks[0], affineFormats: Array(masks.dropFirst()), strategy: strategy,
+                autocomplete: autocomplete)
+            let expected = referenceChoice(mask, value)
+            let outcome = snapshotOfByteAPI(mask, value, buffer: buffer)
+            #expect(
+                outcome.chosen == expected, "\(masks.map(\.format)) on \(value.debugDescription), \(strategy)"
+            )
+            let result = mask.masks[expected].apply(value, autocomplete: autocomplete)
+            #expect(outcome.formatted == result.formatted)
+            #expect(outcome.extracted == result.extracted)
+        }
+    }
+
     /// The byte API's choice and outcome for `value` equal the reference's, which scores every
     /// format.
     func expectSameChoiceAsScoringEvery(
         _ formats: [String], _ value: String, _ strategy: AffinityStrategy, _ autocomplete: Bool,
-        buffer: ApplyBuffer
+        buffer: ApplyBuffer, syntax: Syntax = .inputMask
     ) throws {
         let mask = try AffineMask(
-            format: formats[0], affineFormats: Array(formats.dropFirst()), strategy: strategy,
+            syntax: syntax, format: formats[0], affineFormats: Array(formats.dropFirst()), strategy: strategy,
             autocomplete: autocomplete)
         let expected = referenceChoice(mask, value)
         let outcome = snapshotOfByteAPI(mask, value, buffer: buffer)

@@ -57,11 +57,11 @@ public struct ColumnSpec: Sendable {
     public var statusColumn: String?
     public var templateColumn: String?
     public var placeholderCharacter: Character
-    /// The notations the column's formats see (the spec's and its own, merged) and its dialect's
-    /// options: kept for the spec's fingerprint, which covers everything that decides a cell.
+    /// The notations the column's formats see (the spec's and its own, merged) and the options
+    /// of its syntax, as one value: kept for the spec's fingerprint, which covers everything
+    /// that decides a cell.
     public var notations: [Notation] = []
-    public var template: String?
-    public var symbols: String?
+    public var syntaxOptions = SyntaxOptions()
     /// The column's formats, compiled.
     public var mask: AffineMask
 

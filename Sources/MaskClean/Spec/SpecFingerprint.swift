@@ -31,8 +31,8 @@ enum SpecFingerprint {
                     "  notation \(quoted(String(notation.character))) \(quoted(notation.characterSet)) \(notation.isOptional)"
                 )
             }
-            lines.append("  template \(column.template.map(quoted) ?? "null")")
-            lines.append("  symbols \(column.symbols.map(quoted) ?? "null")")
+            lines.append("  template \(column.syntaxOptions.template.map(quoted) ?? "null")")
+            lines.append("  symbols \(column.syntaxOptions.symbols.map(quoted) ?? "null")")
             lines.append("  placeholderCharacter \(quoted(String(column.placeholderCharacter)))")
             lines.append("  autocomplete \(column.autocomplete)")
             lines.append("  rightToLeft \(column.rightToLeft)")

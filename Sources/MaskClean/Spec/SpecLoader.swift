@@ -233,8 +233,7 @@ struct SpecReader {
         column.replace = replace
         column.replaceIncomplete = replaceIncomplete
         column.notations = notations
-        column.template = template
-        column.symbols = symbols
+        column.syntaxOptions = syntaxOptions
         return column
     }
 

@@ -1,35 +1,37 @@
-/// A column's formats: a primary one and its alternatives, with the strategy that picks, for each
-/// value, the format it fits best (docs/mask-syntax.md). The primary format wins ties against any
-/// alternative; among alternatives, the first listed wins ties.
+/// A column's formats: a primary one and its affine formats, with the strategy that picks, for
+/// each value, the format it fits best (docs/mask-syntax.md). The primary format wins ties
+/// against any affine format; among affine formats, the first listed wins ties. Each strategy's rules are one
+/// type (`AffinityChoice.swift`); the chooser that walks only the formats that can still win
+/// is in `AffineMask+Choose.swift`, with the reason it may skip the others.
 ///
 /// Immutable and shared: a class, so that handing it to each worker costs one reference count.
 public final class AffineMask: Sendable {
-    /// The primary format first, then the alternatives in the order written.
+    /// The primary format first, then the affine formats in the order written.
     public let masks: [Mask]
     public let strategy: AffinityStrategy
     public let autocomplete: Bool
     /// The masks' programs, in the same order: the hot path works on these alone. Unmanaged, so
     /// that trying each one costs no reference counting; `masks` keeps them alive.
-    private let programs: [Unmanaged<Program>]
-    private let primaryProgram: Program
-    private let literalByteCount: Int
+    let programs: [Unmanaged<Program>]
+    let literalByteCount: Int
+    /// The strategy's choice, with the formats' walk compiled in.
+    private let chooser: Chooser
     /// For each format, an earlier one it shares its first steps with, and how many it shares
     /// (0: none). A value whose walk through that earlier format never reached past those steps
     /// walks this one the same way, so this one can only tie with it.
-    private let twins: [Twin]
+    let twins: [Twin]
     /// For each format, the most characters that format or any after it can consume (each step
     /// takes at most one; an ellipsis any number): bounds what the rest can still score.
-    private let consumableFrom: [Int]
+    let consumableFrom: [Int]
     /// Groups of formats that differ only in their leading literals, when there are many formats.
-    private let sharedSuffixes: SharedSuffixPlan?
+    let sharedSuffixes: SharedSuffixPlan?
 
     public init(
-        primary: Mask, alternatives: [Mask] = [], strategy: AffinityStrategy = .wholeString,
+        primary: Mask, affineFormats: [Mask] = [], strategy: AffinityStrategy = .wholeString,
         autocomplete: Bool = true
     ) {
-        self.masks = [primary] + alternatives
+        self.masks = [primary] + affineFormats
         self.programs = masks.map { Unmanaged.passUnretained($0.program) }
-        self.primaryProgram = primary.program
         self.strategy = strategy
         self.autocomplete = autocomplete
         self.literalByteCount = masks.map(\.program.literalByteCount).max() ?? 0
@@ -41,6 +43,12 @@ public final class AffineMask: Sendable {
         }
         self.consumableFrom = consumableFrom
         self.sharedSuffixes = SharedSuffixPlan(programs)
+        // Formats all of one syntax (as a spec's are) have its walk compiled into the choice.
+        let syntax = programs[0].syntax
+        self.chooser =
+            programs.allSatisfy { ObjectIdentifier($0.syntax) == ObjectIdentifier(syntax) }
+            ? syntax.chooser(strategy, formats: programs.count)
+            : Chooser(strategy, formats: programs.count, EachProgramsSyntax.self)
     }
 
     /// Compiles input-mask formats; the error says which format failed.
@@ -69,12 +77,12 @@ public final class AffineMask: Sendable {
             }
         }
         let primary = try compile(format, nil)
-        var alternatives: [Mask] = []
+        var compiled: [Mask] = []
         for (index, text) in affineFormats.enumerated() {
-            alternatives.append(try compile(text, index))
+            compiled.append(try compile(text, index))
         }
         self.init(
-            primary: primary, alternatives: alternatives, strategy: strategy, autocomplete: autocomplete)
+            primary: primary, affineFormats: compiled, strategy: strategy, autocomplete: autocomplete)
     }
 
     public var primary: Mask { masks[0] }
@@ -108,337 +116,7 @@ public final class AffineMask: Sendable {
         // Two halves (the best result so far and the one being tried) only when there is a choice.
         buffer.reserve(
             outputCapacity(forInputCount: input.count, plainASCII: plain), halves: programs.count > 1 ? 2 : 1)
-        guard programs.count > 1 else {
-            return CellOutcome(chosen: 0, counts: buffer.apply(primaryProgram, input, autocomplete, plain))
-        }
-        if strategy == .capacity {
-            // Scored on lengths alone: only the winner is applied.
-            let length = plain ? input.count : String(decoding: input, as: UTF8.self).count
-            var chosen = 0
-            var best = Int.min
-            for (index, program) in programs.enumerated() {
-                let capacity = program._withUnsafeGuaranteedRef(\.capacityTextLength)
-                let score = length > capacity ? Int.min : length - capacity
-                if index == 0 || score > best {
-                    best = score
-                    chosen = index
-                }
-            }
-            let counts = programs[chosen]._withUnsafeGuaranteedRef {
-                buffer.apply($0, input, autocomplete, plain)
-            }
-            return CellOutcome(chosen: chosen, counts: counts)
-        }
-        // Formats sharing steps are walked through them once for a value, not once each.
-        if plain && input.count <= SharedSuffixPlan.maximumValueLength, let plan = sharedSuffixes {
-            return choose(input, plain: plain, plan, buffer, WithPlan.self)
-        }
-        return choose(input, plain: plain, nil, buffer, WithoutPlan.self)
-    }
-
-    private func choose<Mode: PlanMode>(
-        _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ plan: SharedSuffixPlan?, _ buffer: ApplyBuffer,
-        _: Mode.Type
-    ) -> CellOutcome {
-        switch strategy {
-        case .bestStatus: return choose(input, plain: plain, plan, buffer, BestStatusChoice.self, Mode.self)
-        case .wholeString: return choose(input, plain: plain, plan, buffer, WholeStringChoice.self, Mode.self)
-        case .prefix: return choose(input, plain: plain, plan, buffer, PrefixChoice.self, Mode.self)
-        case .extractedValueCapacity:
-            return choose(input, plain: plain, plan, buffer, ExtractedValueCapacityChoice.self, Mode.self)
-        case .capacity: preconditionFailure("capacity is chosen without applying")
-        }
-    }
-
-    /// Tries the formats in order, keeping the best so far. A format is skipped, never walked,
-    /// when it cannot score above the best: its bound is no higher (`bound(consumable:)`), or it
-    /// shares the steps the value's walk through an earlier format stayed within (`Twin`).
-    /// Either way it could at most tie, and a tie goes to the format listed first. With a `plan`,
-    /// a format of a group is scored from its leading literals and what the group's shared steps
-    /// did with the rest, and walked whole only when it beats the best so far.
-    private func choose<Choice: StrategyChoice, Mode: PlanMode>(
-        _ input: UnsafeBufferPointer<UInt8>, plain: Bool, _ plan: SharedSuffixPlan?, _ buffer: ApplyBuffer,
-        _: Choice.Type, _: Mode.Type
-    ) -> CellOutcome {
-        let strategy = Choice.strategy
-        let trials = buffer.trials(programs.count)
-        // Unmanaged, so that consulting them for each format costs no reference counting; the
-        // mask keeps the plan alive, the buffer the memo.
-        let sharing = (Mode.hasPlan ? plan : nil).map { plan in
-            let memo = buffer.suffixMemo
-            memo.begin(
-                groups: plan.groupCount, positions: input.count + 1, stride: input.count + literalByteCount)
-            return (
-                formats: plan.formats, plan: Unmanaged.passUnretained(plan),
-                memo: Unmanaged.passUnretained(memo)
-            )
-        }
-        // For wholeString and bestStatus: how many of each format's leading literals the value
-        // could match, fetched when first needed.
-        var matchable: [Int32] = []
-        // For bestStatus's bound: the value's letters and digits, counted when first needed.
-        var dataCharacters = -1
-        var chosen = 0
-        var best = Int.min
-        var bestCounts: ApplyCounts?
-        for index in programs.indices {
-            if index > 0 {
-                if bound(strategy, consumable: consumableFrom[index], input: input, plain: plain) <= best {
-                    break
-                }
-                let ceiling = programs[index]._withUnsafeGuaranteedRef { program in
-                    bound(
-                        strategy, consumable: program.consumableCount, input: input, plain: plain,
-                        status: strategy == .bestStatus && plain
-                            ? statusCeiling(program, input, &dataCharacters) : 2)
-                }
-                if ceiling <= best || twinTies(strategy, twins[index], trials, plain: plain) {
-                    trials[index].reach = Int.max
-                    continue
-                }
-                if let sharing, sharing.formats[index].group >= 0,
-                    let score = sharing.plan._withUnsafeGuaranteedRef({ plan in
-                        sharing.memo._withUnsafeGuaranteedRef { memo in
-                            sharedScore(strategy, index, plan, input, memo, best: best, &matchable)
-                        }
-                    })
-                {
-                    // Not walked: no format's twin test may rely on its reach.
-                    trials[index].reach = Int.max
-                    if score <= best { continue }
-                }
-            }
-            let (counts, score) = programs[index]._withUnsafeGuaranteedRef { program in
-                let counts = buffer.applyToSpare(program, input, autocomplete, plain)
-                return (counts, self.score(strategy, counts, of: program, input: input, buffer: buffer))
-            }
-            trials[index] = FormatTrial(
-                reach: counts.reach, score: score, formattedBeforeTail: counts.formattedBeforeTail,
-                status: counts.status)
-            if bestCounts == nil || score > best {
-                best = score
-                chosen = index
-                bestCounts = counts
-                buffer.keepSpare(counts)
-            }
-        }
-        return CellOutcome(chosen: chosen, counts: bestCounts!)
-    }
-
-    /// The score of `programs[index]`, of a `plan` group, for a plain value: its leading literals
-    /// walked here, then what the group's shared steps did with the rest of the value (walked
-    /// once a value for each position they start from). Nil when the value ends among them.
-    @inline(__always)
-    private func sharedScore(
-        _ strategy: AffinityStrategy, _ index: Int, _ plan: SharedSuffixPlan,
-        _ input: UnsafeBufferPointer<UInt8>, _ memo: SuffixMemo, best: Int, _ matchable: inout [Int32]
-    ) -> Int? {
-        if strategy == .wholeString || strategy == .bestStatus {
-            // Bounded first: most formats of a group cannot beat the best, and are not walked.
-            if matchable.isEmpty { matchable = memo.matchable(plan, input) }
-            let ceiling = sharedCeiling(strategy, index, Int(matchable[index]), plan, input, memo)
-            if ceiling <= best { return ceiling }
-        }
-        let format = plan.formats[index]
-        let lead = Int(format.lead)
-        let leads = plan.leads + Int(format.leadStart)
-        var affinity = 0
-        var position = 0
-        var extracted = 0
-        guard let bytes = input.baseAddress else { return nil }
-        for offset in 0..<lead {
-            guard position < input.count else { return nil }
-            let step = leads[offset]
-            let unit = bytes[position]
-            let written: UInt8
-            // A literal that matches consumes the byte; one that does not is inserted.
-            if step.accepts.contains(unit) {
-                affinity &+= 1
-                position &+= 1
-                written = unit
-            } else {
-                affinity &-= 1
-                written = step.literal
-            }
-            if step.fixed { extracted &+= 1 }
-            // prefix scores where the formatted value first differs: known once it does.
-            if strategy == .prefix && (offset >= input.count || bytes[offset] != written) {
-                return offset
-            }
-        }
-        let group = Int(format.group)
-        let entry = memo.cached(group, position) ?? walkShared(group, from: position, plan, input, memo)
-        switch strategy {
-        case .bestStatus:
-            return entry.statusRank << 40 + affinity + entry.affinity
-        case .wholeString:
-            return affinity + entry.affinity
-        case .prefix:
-            return lead + memo.commonStart(entry, input, from: lead)
-        case .extractedValueCapacity:
-            let length = extracted + entry.extracted
-            let capacity = format.capacityValueLength
-            return length > capacity ? Int.min : length - capacity
-        case .capacity:
-            preconditionFailure("capacity is scored without applying")
-        }
-    }
-
-    /// The most `programs[index]`, of a `plan` group, can score for a plain value when at most
-    /// `matchable` of its leading literals can match a character of it: consuming p characters
-    /// there, it inserts its other leading literals, scoring `2p − lead` before the shared steps
-    /// score from p. A value its leading literals might consume whole is walked, not bounded.
-    @inline(__always)
-    private func sharedCeiling(
-        _ strategy: AffinityStrategy, _ index: Int, _ matchable: Int, _ plan: SharedSuffixPlan,
-        _ input: UnsafeBufferPointer<UInt8>, _ memo: SuffixMemo
-    ) -> Int {
-        guard matchable < input.count else { return Int.max }
-        let format = plan.formats[index]
-        let group = Int(format.group)
-        let highest =
-            memo.ceiling(group, upTo: matchable)
-            ?? fillCeilings(strategy, group, upTo: matchable, plan, input, memo)
-        return highest - Int(format.lead)
-    }
-
-    @inline(never)
-    private func fillCeilings(
-        _ strategy: AffinityStrategy, _ group: Int, upTo matchable: Int, _ plan: SharedSuffixPlan,
-        _ input: UnsafeBufferPointer<UInt8>, _ memo: SuffixMemo
-    ) -> Int {
-        memo.fillCeilings(group) { position in
-            let entry =
-                memo.cached(group, position) ?? self.walkShared(group, from: position, plan, input, memo)
-            return strategy == .bestStatus ? entry.statusRank << 40 + entry.affinity : entry.affinity
-        }
-        return memo.ceiling(group, upTo: matchable)!
-    }
-
-    /// What a group's shared steps do with the value from `position` on, walked in the group's
-    /// representative and kept for the group's other formats.
-    @inline(never)
-    private func walkShared(
-        _ group: Int, from position: Int, _ plan: SharedSuffixPlan, _ input: UnsafeBufferPointer<UInt8>,
-        _ memo: SuffixMemo
-    ) -> SuffixMemo.Entry {
-        let representative = plan.representatives[group]
-        return programs[representative]._withUnsafeGuaranteedRef {
-            memo.walk(
-                group, position, $0, from: Int(plan.formats[representative].lead), input,
-                autocomplete: autocomplete)
-        }
-    }
-
-    /// The highest score a format that can consume at most `consumable` characters can get for
-    /// this value. Every character is either consumed (+1 to affinity) or dropped (−1), and every
-    /// other term is a penalty, so affinity is at most `2 × consumed − characters`. Without plain
-    /// ASCII the bytes stand in for the characters: an upper bound of the count, which is all
-    /// the bound needs there (affinity never exceeds the characters consumed).
-    @inline(__always)
-    private func bound(
-        _ strategy: AffinityStrategy, consumable: Int, input: UnsafeBufferPointer<UInt8>, plain: Bool,
-        status: Int = 2
-    ) -> Int {
-        let characters = input.count
-        switch strategy {
-        case .wholeString, .bestStatus:
-            let affinity =
-                !plain || characters <= consumable ? characters : 2 * consumable - characters
-            // bestStatus ranks by status first: `status` is the best the format can reach.
-            return strategy == .bestStatus ? status << 40 + affinity : affinity
-        case .prefix:
-            // The formatted value's common start with the value is at most the value.
-            return characters
-        case .extractedValueCapacity:
-            // An extracted value longer than the capacity scores lowest; otherwise at most 0.
-            return 0
-        case .capacity:
-            return Int.max
-        }
-    }
-
-    /// The best status rank (`score`'s: 2 complete, 1 lossy, 0 incomplete) a plain value can
-    /// reach in `program`; `dataCharacters` caches the value's letters and digits. Each mandatory slot takes a character of its own, so fewer characters than
-    /// slots leave it incomplete; more letters and digits than it can consume drop some.
-    /// Out of line: only bestStatus asks, and the other strategies' loop stays small without it.
-    @inline(never)
-    private func statusCeiling(
-        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ dataCharacters: inout Int
-    )
-        -> Int
-    {
-        if input.count < program.mandatorySlotCount { return 0 }
-        if dataCharacters < 0 { dataCharacters = input.count { Program.letterOrDigitASCII.contains($0) } }
-        return dataCharacters > program.consumableCount ? 1 : 2
-    }
-
-    /// Whether the value's walk through the format's twin stayed within their shared steps, and
-    /// what the twin scored then means this format scores the same: it walks the value the same
-    /// way, writing the same bytes before the autocomplete tail, with the same affinity and the
-    /// same dropped characters.
-    @inline(__always)
-    private func twinTies(
-        _ strategy: AffinityStrategy, _ twin: Twin, _ trials: UnsafeMutablePointer<FormatTrial>, plain: Bool
-    ) -> Bool {
-        guard twin.sharedSteps > 0 else { return false }
-        let trial = trials[twin.format]
-        guard trial.reach <= twin.sharedSteps else { return false }
-        switch strategy {
-        case .wholeString:
-            return true
-        case .bestStatus:
-            // Only completeness may differ, as the autocomplete tails may: when the twin is
-            // complete or lossy, this format is at most the same.
-            return trial.status != .incomplete
-        case .prefix:
-            // The same bytes up to the tail: when the common start ends before it, it ends there
-            // for this format too.
-            return plain && trial.score < trial.formattedBeforeTail
-        case .extractedValueCapacity, .capacity:
-            return false
-        }
-    }
-
-    @inline(__always)
-    private func score(
-        _ strategy: AffinityStrategy, _ counts: ApplyCounts, of program: Program,
-        input: UnsafeBufferPointer<UInt8>, buffer: ApplyBuffer
-    ) -> Int {
-        switch strategy {
-        case .bestStatus:
-            // The status ranks first; affinity (bounded by the value's and the format's lengths,
-            // far below 2⁴⁰) only orders formats of equal status.
-            let rank: Int
-            switch counts.status {
-            case .complete: rank = 2
-            case .lossy: rank = 1
-            case .incomplete, .empty: rank = 0
-            }
-            return rank << 40 + counts.affinity
-        case .wholeString:
-            return counts.affinity
-        case .prefix:
-            let formatted = buffer.spareFormatted(counts)
-            if counts.isPlain {
-                // Input characters are single bytes; a multi-byte literal never equals one.
-                return commonPrefixCount(formatted, input)
-            }
-            return commonPrefixCount(
-                String(decoding: formatted, as: UTF8.self), String(decoding: input, as: UTF8.self))
-        case .extractedValueCapacity:
-            let extracted = buffer.spareExtracted(counts)
-            let length =
-                counts.isPlain && program.literalsAreASCII
-                ? extracted.count  // one byte per character
-                : counts.isPlain
-                    ? extracted.count { $0 & 0xC0 != 0x80 }  // one scalar per character
-                    : String(decoding: extracted, as: UTF8.self).count
-            let capacity = program.capacityValueLength
-            return length > capacity ? Int.min : length - capacity
-        case .capacity:
-            preconditionFailure("capacity is scored without applying")
-        }
+        return chooser.choose(self, input, plain, buffer)
     }
 }
 
@@ -461,74 +139,6 @@ extension AffineMask {
             formatted: String(decoding: buffer.formatted, as: UTF8.self), outcome: outcome,
             placeholder: placeholder)
     }
-}
-
-/// A strategy as a type, so that the affine choice's loop is compiled once for each, its rules
-/// folded in.
-protocol StrategyChoice {
-    static var strategy: AffinityStrategy { get }
-}
-
-enum BestStatusChoice: StrategyChoice {
-    static var strategy: AffinityStrategy { .bestStatus }
-}
-
-enum WholeStringChoice: StrategyChoice {
-    static var strategy: AffinityStrategy { .wholeString }
-}
-
-enum PrefixChoice: StrategyChoice {
-    static var strategy: AffinityStrategy { .prefix }
-}
-
-enum ExtractedValueCapacityChoice: StrategyChoice {
-    static var strategy: AffinityStrategy { .extractedValueCapacity }
-}
-
-/// Whether the affine choice consults a `SharedSuffixPlan`, as a type: the loop is compiled for
-/// each, so that the columns of a few formats pay nothing for the plan.
-protocol PlanMode { static var hasPlan: Bool { get } }
-enum WithPlan: PlanMode { static var hasPlan: Bool { true } }
-enum WithoutPlan: PlanMode { static var hasPlan: Bool { false } }
-
-/// An earlier format that shares its first `sharedSteps` steps with a format, walking them by the
-/// same rules (same syntax, direction, literal kinds and data characters).
-struct Twin {
-    var format = 0
-    var sharedSteps = 0
-
-    /// The earlier format sharing the most steps with `programs[index]`. Only the primary and
-    /// the few formats just before are compared, so that many formats compile in linear time.
-    static func best(for index: Int, among programs: [Program]) -> Twin {
-        var twin = Twin()
-        let program = programs[index]
-        let candidates = Set([0] + Array(max(0, index - 16)..<index)).filter { $0 < index }
-        for candidate in candidates.sorted() {
-            let shared = program.sharedSteps(with: programs[candidate])
-            if shared > twin.sharedSteps { twin = Twin(format: candidate, sharedSteps: shared) }
-        }
-        return twin
-    }
-}
-
-/// What trying one format on the current value gave, for the formats after it.
-struct FormatTrial {
-    /// `ApplyCounts.reach`; `Int.max` for a format that was skipped.
-    var reach = Int.max
-    var score = 0
-    var formattedBeforeTail = 0
-    var status = CellStatus.empty
-}
-
-/// How many leading elements two sequences share.
-func commonPrefixCount<Left: Sequence, Right: Sequence>(_ left: Left, _ right: Right) -> Int
-where Left.Element == Right.Element, Left.Element: Equatable {
-    var count = 0
-    for (a, b) in zip(left, right) {
-        guard a == b else { break }
-        count += 1
-    }
-    return count
 }
 
 /// The outcome of one cell: which format was chosen and what applying it gave. The formatted
@@ -559,137 +169,5 @@ public struct AffineFormatError: Error, Hashable, Sendable, CustomStringConverti
             return "affineFormats[\(affineIndex)]: \(error)"
         }
         return "format: \(error)"
-    }
-}
-
-/// Reusable output space for `AffineMask.apply(utf8:into:)`: one per thread. It holds two sets
-/// of formatted and extracted bytes, so that trying each format keeps the best one so far without
-/// copying.
-public final class ApplyBuffer {
-    // Read by the inlinable `formatted` and `extracted`, which the pipeline calls for every cell.
-    @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutablePointer<UInt8>
-    @usableFromInline @exclusivity(unchecked) var capacity: Int
-    /// How many result halves `storage` has room for: 1, or 2 for an affine choice.
-    @exclusivity(unchecked) private var halves = 2
-    // Exclusivity is checked statically: a buffer belongs to one thread and its methods do not
-    // reenter, and the dynamic check costs more than the work it guards on the hot path.
-    /// Which half holds the kept result (0 or 1).
-    @usableFromInline @exclusivity(unchecked) var kept = 0
-    @exclusivity(unchecked) public private(set) var formattedCount = 0
-    @exclusivity(unchecked) public private(set) var extractedCount = 0
-
-    /// One `FormatTrial` per format of the mask being applied.
-    @exclusivity(unchecked) private var trialStorage: UnsafeMutablePointer<FormatTrial>
-    @exclusivity(unchecked) private var trialCapacity = 4
-    /// For an `AffineMask` with a `SharedSuffixPlan`: made when first needed.
-    @exclusivity(unchecked) private var memo: SuffixMemo?
-
-    var suffixMemo: SuffixMemo {
-        if let memo { return memo }
-        let memo = SuffixMemo()
-        self.memo = memo
-        return memo
-    }
-
-    public init(capacity: Int = 256) {
-        self.capacity = capacity
-        storage = .allocate(capacity: capacity * 4)
-        trialStorage = .allocate(capacity: trialCapacity)
-        trialStorage.initialize(repeating: FormatTrial(), count: trialCapacity)
-    }
-
-    deinit {
-        storage.deallocate()
-        trialStorage.deallocate()
-    }
-
-    /// Room for `count` formats' trials. Each entry is written before it is read.
-    @inline(__always)
-    func trials(_ count: Int) -> UnsafeMutablePointer<FormatTrial> {
-        if count > trialCapacity {
-            trialStorage.deallocate()
-            trialCapacity = max(count, trialCapacity * 2)
-            trialStorage = .allocate(capacity: trialCapacity)
-            trialStorage.initialize(repeating: FormatTrial(), count: trialCapacity)
-        }
-        return trialStorage
-    }
-
-    /// The formatted bytes of the last `apply`.
-    @inlinable
-    public var formatted: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: formattedStart(kept), count: formattedCount)
-    }
-
-    /// The extracted bytes of the last `apply`.
-    @inlinable
-    public var extracted: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: extractedStart(kept), count: extractedCount)
-    }
-
-    @inline(__always)
-    func reserve(_ needed: Int, halves: Int = 2) {
-        // Room a huge cell needed is given back at the next ordinary one, not kept for the run.
-        if needed > capacity || halves > self.halves || capacity > 1 << 20 && needed < capacity >> 2 {
-            resize(needed, halves: halves)
-        }
-    }
-
-    /// Out of line: the ordinary cell fits the room there is.
-    @inline(never)
-    private func resize(_ needed: Int, halves: Int) {
-        storage.deallocate()
-        // What the buffer held is not needed across a `reserve`: it is sized to this value, so
-        // that one huge cell costs only what it needs.
-        capacity = needed > capacity && needed < 1 << 20 ? max(needed, capacity * 2) : max(needed, 256)
-        self.halves = halves
-        kept = 0
-        storage = .allocate(capacity: capacity * 2 * self.halves)
-    }
-
-    @usableFromInline
-    func formattedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
-        storage + half * 2 * capacity
-    }
-
-    @usableFromInline
-    func extractedStart(_ half: Int) -> UnsafeMutablePointer<UInt8> {
-        storage + (half * 2 + 1) * capacity
-    }
-
-    @inline(__always)
-    func apply(_ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool, _ plain: Bool)
-        -> ApplyCounts
-    {
-        let counts = program.run(
-            input, autocomplete: autocomplete, formatted: formattedStart(kept),
-            extracted: extractedStart(kept), dropped: nil, inputIsPlainASCII: plain)
-        formattedCount = counts.formattedByteCount
-        extractedCount = counts.extractedByteCount
-        return counts
-    }
-
-    @inline(__always)
-    func applyToSpare(
-        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, _ autocomplete: Bool, _ plain: Bool
-    ) -> ApplyCounts {
-        program.run(
-            input, autocomplete: autocomplete, formatted: formattedStart(1 - kept),
-            extracted: extractedStart(1 - kept), dropped: nil, inputIsPlainASCII: plain)
-    }
-
-    func spareFormatted(_ counts: ApplyCounts) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: formattedStart(1 - kept), count: counts.formattedByteCount)
-    }
-
-    func spareExtracted(_ counts: ApplyCounts) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: extractedStart(1 - kept), count: counts.extractedByteCount)
-    }
-
-    /// Makes the spare half, just written with `counts`, the kept one.
-    func keepSpare(_ counts: ApplyCounts) {
-        kept = 1 - kept
-        formattedCount = counts.formattedByteCount
-        extractedCount = counts.extractedByteCount
     }
 }

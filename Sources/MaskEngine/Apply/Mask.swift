@@ -18,7 +18,7 @@ public struct Mask: Sendable {
         throws(FormatError)
     {
         self.format = format
-        self.program = try InputMaskFormat.compile(format, notations: notations, rightToLeft: rightToLeft)
+        self.program = try InputMaskSyntax.compile(format, notations: notations, rightToLeft: rightToLeft)
     }
 
     init(format: String, program: Program) {

@@ -1,26 +1,19 @@
 extension Program {
     /// Applies the program to the UTF-8 bytes of a value (see `Mask.apply(utf8:...)`), with the
-    /// walking rules of the syntax it was compiled from.
+    /// walking rules of the syntax it was compiled from, which it carries. One indirect call:
+    /// the affine choice, which walks many values, reaches the walk through its `Chooser`.
     func run(
         _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
         formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
         dropped: UnsafeMutablePointer<UInt8>?, inputIsPlainASCII: Bool? = nil
     ) -> ApplyCounts {
-        switch syntax {
-        case .inputMask:
-            return run(
-                input, InputMaskRules.self, autocomplete, formatted, extracted, dropped, inputIsPlainASCII)
-        case .akmask:
-            return run(
-                input, AKMaskRules.self, autocomplete, formatted, extracted, dropped, inputIsPlainASCII)
-        case .maskara:
-            return run(
-                input, MaskaraRules.self, autocomplete, formatted, extracted, dropped, inputIsPlainASCII)
-        }
+        syntax.run(
+            self, input, autocomplete: autocomplete, formatted: formatted, extracted: extracted,
+            dropped: dropped, inputIsPlainASCII: inputIsPlainASCII)
     }
 
     @inline(__always)
-    private func run<Rules: WalkRules>(
+    fileprivate func run<Rules: MaskSyntax>(
         _ input: UnsafeBufferPointer<UInt8>, _ rules: Rules.Type, _ autocomplete: Bool,
         _ formatted: UnsafeMutablePointer<UInt8>, _ extracted: UnsafeMutablePointer<UInt8>,
         _ dropped: UnsafeMutablePointer<UInt8>?, _ inputIsPlainASCII: Bool?
@@ -73,6 +66,21 @@ extension Program {
                 reach: counts.reach,
                 formattedBeforeTail: counts.formattedBeforeTail)
         }
+    }
+}
+
+extension MaskSyntax {
+    @inline(__always)
+    static func run(
+        _ program: Program, _ input: UnsafeBufferPointer<UInt8>, autocomplete: Bool,
+        formatted: UnsafeMutablePointer<UInt8>, extracted: UnsafeMutablePointer<UInt8>,
+        dropped: UnsafeMutablePointer<UInt8>?, inputIsPlainASCII: Bool?
+    ) -> ApplyCounts {
+        program.run(input, Self.self, autocomplete, formatted, extracted, dropped, inputIsPlainASCII)
+    }
+
+    static func chooser(_ strategy: AffinityStrategy, formats: Int) -> Chooser {
+        Chooser(strategy, formats: formats, Self.self)
     }
 }
 

@@ -103,10 +103,11 @@ final class SharedSuffixPlan: @unchecked Sendable {
 }
 
 extension Program {
-    /// How many free or fixed ASCII literals lead the format, for a format input-mask walks
-    /// forward a byte a step on plain ASCII; nil for any other.
+    /// How many free or fixed ASCII literals lead the format, for a format walked forward a byte
+    /// a step on plain ASCII by input-mask's rules (no `SyntaxRule`: those are the rules the
+    /// plan's shortcut and `runSteps` follow); nil for any other.
     var leadingLiteralRun: Int? {
-        guard syntax == .inputMask && !rightToLeft && literalsAreASCII && literalsAreInert else { return nil }
+        guard syntax.rules.isEmpty && !rightToLeft && literalsAreASCII && literalsAreInert else { return nil }
         return steps.prefix { ($0.kind == .free || $0.kind == .fixed) && $0.asciiLiteral < 0x80 }.count
     }
 
@@ -121,7 +122,8 @@ extension Program {
         }
     }
 
-    /// Walks a plain ASCII value forward, by input-mask's rules, through the steps from `start`
+    /// Walks a plain ASCII value forward, by input-mask's rules (the plan holds only programs
+    /// that walk by them: `leadingLiteralRun`), through the steps from `start`
     /// on: what a `SharedSuffixPlan` group's shared steps do with the rest of a value. `stop` is
     /// counted from the program's first step.
     func runSteps(
@@ -134,7 +136,7 @@ extension Program {
             var droppedCursor: ByteCursor? = nil
             var source = ASCIIBytes<LeftToRight>(input)
             let counts = walk(
-                &source, self, UnsafeBufferPointer(rebasing: all[start...]), rules: InputMaskRules.self,
+                &source, self, UnsafeBufferPointer(rebasing: all[start...]), rules: InputMaskSyntax.self,
                 autocomplete: autocomplete, reverseLiterals: false, formatted: &formattedCursor,
                 extracted: &extractedCursor, dropped: &droppedCursor)
             return ApplyCounts(
@@ -161,9 +163,9 @@ final class SuffixMemo {
         /// The value this entry is for (`SuffixMemo.stamp`); an older one is stale.
         var stamp: UInt32 = 0
 
-        /// bestStatus's rank of the status the shared steps leave (as `AffineMask.score`'s): 2
-        /// complete, 1 lossy, 0 incomplete. The leading literals neither fill a slot nor drop.
-        var statusRank: Int { !complete ? 0 : dropped > 0 ? 1 : 2 }
+        /// The status the shared steps leave: the whole format's, since its leading literals
+        /// neither fill a slot nor drop a character.
+        var status: CellStatus { CellStatus(complete: complete, droppedDataCharacters: dropped) }
     }
 
     // One per thread, and its methods do not reenter: the dynamic exclusivity check would cost

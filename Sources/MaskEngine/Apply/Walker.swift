@@ -2,9 +2,9 @@
 /// of the program at a time, writing bytes straight into the caller's buffers.
 ///
 /// It is generic over the input, so that the same loop serves plain ASCII bytes (the fast path:
-/// a byte is a character) and Swift `Character`s (every other value), and over the syntax's
-/// walking rules, so that each syntax's loop is compiled with its own rules folded in and
-/// input-mask's pays nothing for the others.
+/// a byte is a character) and Swift `Character`s (every other value), both in `WalkInputs.swift`,
+/// and over the syntax (`MaskSyntax`), so that each syntax's loop is compiled with its own rules
+/// folded in and input-mask's pays nothing for the others.
 protocol WalkInput {
     associatedtype Unit
     mutating func next() -> Unit?
@@ -14,54 +14,6 @@ protocol WalkInput {
     func write(_ unit: Unit, to cursor: inout ByteCursor)
     /// Writes the unit with ASCII letters upper-cased (Maskara's formatted value).
     func writeUppercased(_ unit: Unit, to cursor: inout ByteCursor)
-}
-
-/// A way a syntax's walk differs from input-mask's.
-struct WalkRule: OptionSet {
-    let rawValue: UInt8
-
-    /// A mandatory slot that a character does not fit stops the walk, and the rest of the value
-    /// is dropped (AKMaskField, Maskara). Otherwise the character is skipped (input-mask).
-    static let misfitStops = WalkRule(rawValue: 1 << 0)
-    /// A literal that matches writes itself rather than the character that matched it
-    /// (AKMaskField, where a space stands for any literal).
-    static let matchedLiteralWritesItself = WalkRule(rawValue: 1 << 1)
-    /// Letters that value slots take are upper-cased in the formatted value (Maskara).
-    static let uppercasesFormatted = WalkRule(rawValue: 1 << 2)
-    /// The formatted value ends at the last filled slot, plus the literals right after it when
-    /// autocompleting; literals typed or inserted after that slot do not count (AKMaskField).
-    static let formattedEndsAtLastSlot = WalkRule(rawValue: 1 << 3)
-    /// A character that does not match a literal is tried at the next slot, every literal up to
-    /// it inserted untried (AKMaskField). Otherwise it is tried at the next step, literal or not.
-    static let mismatchSkipsToSlot = WalkRule(rawValue: 1 << 4)
-}
-
-/// How a syntax walks a value, where syntaxes differ (docs/mask-syntax.md). A type per syntax,
-/// so that the walk is specialized for each and every rule is a constant in it.
-protocol WalkRules {
-    static var rules: WalkRule { get }
-}
-
-extension WalkRules {
-    static var misfitStops: Bool { rules.contains(.misfitStops) }
-    static var matchedLiteralWritesItself: Bool { rules.contains(.matchedLiteralWritesItself) }
-    static var uppercasesFormatted: Bool { rules.contains(.uppercasesFormatted) }
-    static var formattedEndsAtLastSlot: Bool { rules.contains(.formattedEndsAtLastSlot) }
-    static var mismatchSkipsToSlot: Bool { rules.contains(.mismatchSkipsToSlot) }
-}
-
-enum InputMaskRules: WalkRules {
-    static var rules: WalkRule { [] }
-}
-
-enum AKMaskRules: WalkRules {
-    static var rules: WalkRule {
-        [.misfitStops, .matchedLiteralWritesItself, .formattedEndsAtLastSlot, .mismatchSkipsToSlot]
-    }
-}
-
-enum MaskaraRules: WalkRules {
-    static var rules: WalkRule { [.misfitStops, .uppercasesFormatted] }
 }
 
 /// A write position in a caller's buffer, which is large enough by contract
@@ -119,7 +71,7 @@ struct WalkCounts {
 /// Walks `input` through `steps`. `reverseLiterals` writes multi-byte literals back to front,
 /// for a right-to-left walk whose output is reversed byte by byte afterwards.
 @inline(__always)
-func walk<Input: WalkInput, Rules: WalkRules>(
+func walk<Input: WalkInput, Rules: MaskSyntax>(
     _ input: inout Input, _ program: Program, _ steps: UnsafeBufferPointer<Step>, rules: Rules.Type,
     autocomplete: Bool, reverseLiterals: Bool,
     formatted: inout ByteCursor, extracted: inout ByteCursor, dropped: inout ByteCursor?
@@ -258,149 +210,5 @@ private func drop<Input: WalkInput>(
     if input.isData(unit, program) {
         droppedCount &+= 1
         if dropped != nil { input.write(unit, to: &dropped!) }
-    }
-}
-
-/// Plain ASCII without CR: every byte is its own grapheme cluster, so bytes are walked directly.
-protocol ASCIIWalkInput: WalkInput where Unit == UInt8 {}
-
-extension ASCIIWalkInput {
-    @inline(__always)
-    func fits(_ unit: UInt8, _ step: Step, _ program: Program) -> Bool {
-        step.accepts.contains(unit)
-    }
-
-    /// For a literal step, `accepts` holds the ASCII characters that match it.
-    @inline(__always)
-    func matches(_ unit: UInt8, _ step: Step, _ program: Program) -> Bool {
-        step.accepts.contains(unit)
-    }
-
-    @inline(__always)
-    func isData(_ unit: UInt8, _ program: Program) -> Bool {
-        program.dataASCII.contains(unit)
-    }
-
-    @inline(__always)
-    func write(_ unit: UInt8, to cursor: inout ByteCursor) {
-        cursor.append(unit)
-    }
-
-    @inline(__always)
-    func writeUppercased(_ unit: UInt8, to cursor: inout ByteCursor) {
-        cursor.append((0x61...0x7A).contains(unit) ? unit - 0x20 : unit)
-    }
-}
-
-/// Which end of a value its walk starts from.
-protocol ReadingDirection {
-    static var isForward: Bool { get }
-}
-
-enum LeftToRight: ReadingDirection {
-    static var isForward: Bool { true }
-}
-
-/// Right to left (amounts): the last byte first.
-enum RightToLeft: ReadingDirection {
-    static var isForward: Bool { false }
-}
-
-/// A plain ASCII value, a byte a character, read in `Direction`: a type per direction, so that
-/// the walk is specialized for each.
-struct ASCIIBytes<Direction: ReadingDirection>: ASCIIWalkInput {
-    private var position: UnsafePointer<UInt8>
-    private let stop: UnsafePointer<UInt8>
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let start = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
-        let end = start + bytes.count
-        (position, stop) = Direction.isForward ? (start, end) : (end, start)
-    }
-
-    @inline(__always)
-    mutating func next() -> UInt8? {
-        guard position != stop else { return nil }
-        if Direction.isForward {
-            defer { position += 1 }
-            return position.pointee
-        }
-        position -= 1
-        return position.pointee
-    }
-}
-
-/// Any other value: walked by grapheme cluster, as the reference walks Swift `Character`s.
-struct ClusterInput: WalkInput {
-    var iterator: String.Iterator
-
-    init(_ string: String) {
-        iterator = string.makeIterator()
-    }
-
-    mutating func next() -> Character? {
-        iterator.next()
-    }
-
-    func fits(_ unit: Character, _ step: Step, _ program: Program) -> Bool {
-        if let ascii = unit.asciiValue, unit != "\r\n" {
-            return step.accepts.contains(ascii)
-        }
-        return program.classes[Int(step.index)].accepts(unit)
-    }
-
-    func matches(_ unit: Character, _ step: Step, _ program: Program) -> Bool {
-        // Character equality is canonical equivalence: a decomposed `é` matches a composed one.
-        let literal = program.literals[Int(step.index)]
-        return unit == literal.character || literal.alternatives.contains(unit)
-    }
-
-    func isData(_ unit: Character, _ program: Program) -> Bool {
-        program.isData(unit)
-    }
-
-    func write(_ unit: Character, to cursor: inout ByteCursor) {
-        for byte in unit.utf8 { cursor.append(byte) }
-    }
-
-    func writeUppercased(_ unit: Character, to cursor: inout ByteCursor) {
-        for byte in unit.utf8 { cursor.append((0x61...0x7A).contains(byte) ? byte - 0x20 : byte) }
-    }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    /// No byte of 0x80 or above, and no CR (CR LF is a single grapheme cluster). Eight bytes at a
-    /// time: this runs on every masked cell.
-    var isPlainASCII: Bool {
-        guard var position = baseAddress else { return true }
-        let end = position + count
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let carriageReturns: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
-        @inline(__always)
-        func isPlain(_ word: UInt64) -> Bool {
-            let crBytes = word ^ carriageReturns  // a zero byte where there was a CR
-            return (word | ((crBytes &- ones) & ~crBytes)) & high == 0
-        }
-        guard count >= 8 else {
-            // A short value in one word, its bytes read in overlapping pieces (some twice), so
-            // that a typical cell costs no loop. Spaces fill the rest: neither high nor CR.
-            let raw = UnsafeRawPointer(position)
-            if count >= 4 {
-                let first = UInt64(raw.loadUnaligned(as: UInt32.self))
-                let last = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-                return isPlain(first | last << 32)
-            }
-            guard count > 0 else { return true }
-            let bytes =
-                UInt64(position[0]) | UInt64(position[count >> 1]) << 8 | UInt64(position[count - 1]) << 16
-            return isPlain(bytes | 0x2020_2020_2000_0000)
-        }
-        while end - position > 8 {
-            if !isPlain(UnsafeRawPointer(position).loadUnaligned(as: UInt64.self)) { return false }
-            position += 8
-        }
-        // The last eight bytes, overlapping the words already read.
-        return isPlain(UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self))
     }
 }

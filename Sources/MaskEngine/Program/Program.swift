@@ -61,8 +61,9 @@ final class Program: Sendable {
     /// For each step, the character the template column shows for an unfilled slot, when the
     /// format says (AKMaskField's template); nil: the column's placeholder character.
     let templateCharacters: [Character?]
-    /// The syntax the program was compiled from: it decides the walking rules.
-    let syntax: Syntax
+    /// The syntax the program was compiled from, as the type that carries its rules: `run`
+    /// walks by them and `completeFrom` follows them.
+    let syntax: any MaskSyntax.Type
     /// `completeFrom[i]`: stopping before step `i` leaves no mandatory step unfilled.
     let completeFrom: [Bool]
     /// Characters whose loss counts: letters, digits, and the sets of custom notations in use.
@@ -82,7 +83,7 @@ final class Program: Sendable {
 
     init(
         steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character],
-        templateCharacters: [Character?], syntax: Syntax, rightToLeft: Bool
+        templateCharacters: [Character?], syntax: any MaskSyntax.Type, rightToLeft: Bool
     ) {
         self.rightToLeft = rightToLeft
         self.templateCharacters = templateCharacters
@@ -90,13 +91,14 @@ final class Program: Sendable {
         self.classes = classes
         self.literals = literals
         self.placeholders = placeholders
-        // What must still come for a value to be complete: mandatory slots everywhere; fixed
-        // characters for input-mask; for Maskara every mandatory element, literals included.
+        // What must still come for a value to be complete: mandatory slots and fixed characters
+        // everywhere; free literals too where the syntax says they are mandatory.
+        let freeLiteralsAreMandatory = syntax.rules.contains(.freeLiteralsAreMandatory)
         var completeFrom = [Bool](repeating: true, count: steps.count + 1)
         for index in steps.indices.reversed() {
             switch steps[index].kind {
             case .slot, .fixed: completeFrom[index] = false
-            case .free: completeFrom[index] = syntax == .maskara ? false : completeFrom[index + 1]
+            case .free: completeFrom[index] = freeLiteralsAreMandatory ? false : completeFrom[index + 1]
             case .ellipsis: completeFrom[index] = true
             case .optionalSlot, .optionalFree: completeFrom[index] = completeFrom[index + 1]
             }
@@ -181,10 +183,10 @@ final class Program: Sendable {
         return shared
     }
 
-    /// Whether alike steps walk a value alike in both programs: the same syntax and direction,
-    /// and the same characters whose loss counts.
+    /// Whether alike steps walk a value alike in both programs: the same syntax rules and
+    /// direction, and the same characters whose loss counts.
     func walksByTheSameRules(as other: Program) -> Bool {
-        syntax == other.syntax && rightToLeft == other.rightToLeft
+        syntax.rules == other.syntax.rules && rightToLeft == other.rightToLeft
             && literalsAreInert == other.literalsAreInert && dataASCII == other.dataASCII
             && dataClasses == other.dataClasses
     }

@@ -1,6 +1,6 @@
 /// Assembles a `Program` step by step; every syntax compiles through it.
 struct ProgramBuilder {
-    let syntax: Syntax
+    let syntax: any MaskSyntax.Type
     private var steps: [Step] = []
     private var classes: [CharacterClass] = []
     private var classBitmaps: [ASCIIBitmap] = []
@@ -10,7 +10,7 @@ struct ProgramBuilder {
     /// The ASCII characters matching a literal and its alternatives, by those characters.
     private var literalAccepts: [[Character]: ASCIIBitmap] = [:]
 
-    init(syntax: Syntax = .inputMask) {
+    init(syntax: any MaskSyntax.Type = InputMaskSyntax.self) {
         self.syntax = syntax
     }
 

@@ -11,8 +11,19 @@
 ///
 /// A literal is matched by an equal character or by a space (a space stands for any literal),
 /// a slot a character does not fit stops the walk, and the formatted value ends at the last
-/// filled slot: `AKMaskRules`.
-enum AKMaskFormat {
+/// filled slot: its `rules`.
+enum AKMaskSyntax: MaskSyntax {
+    static var rules: SyntaxRule {
+        [.misfitStops, .matchedLiteralWritesItself, .formattedEndsAtLastSlot, .mismatchSkipsToSlot]
+    }
+
+    /// Right to left and notations are input-mask's: AKMaskField has neither.
+    static func compile(format: String, notations: [Notation], options: SyntaxOptions, rightToLeft: Bool)
+        throws(FormatError) -> Program
+    {
+        try compile(format, template: options.template)
+    }
+
     static let slots: [Character: CharacterClass] = [
         "d": .decimalDigit,
         "D": CharacterClass(.decimalDigit, negated: true),
@@ -24,7 +35,7 @@ enum AKMaskFormat {
     /// Compiles a format; `template` is AKMaskField's `maskTemplate`: one character for every
     /// slot, or one character for each position of the mask's display.
     static func compile(_ format: String, template: String?) throws(FormatError) -> Program {
-        var builder = ProgramBuilder(syntax: .akmask)
+        var builder = ProgramBuilder(syntax: Self.self)
         var blockStart: Int?
         for (offset, character) in format.enumerated() {
             guard let start = blockStart else {

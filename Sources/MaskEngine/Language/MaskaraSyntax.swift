@@ -8,9 +8,18 @@
 ///   redundant when a branch is optional already (`D?|7?`); only `??` is an error.
 ///
 /// A choice with `D` or `X` in it is a value slot; a choice of literals (`7|8`, `-| `) is a
-/// literal class, written as its left branch. Walking (`MaskaraRules`): a character a value slot
-/// does not fit stops the walk; letters are upper-cased in the formatted value.
-enum MaskaraFormat {
+/// literal class, written as its left branch. Its `rules`: a character a value slot does not fit
+/// stops the walk; letters are upper-cased in the formatted value; literals are mandatory.
+enum MaskaraSyntax: MaskSyntax {
+    static var rules: SyntaxRule { [.misfitStops, .uppercasesFormatted, .freeLiteralsAreMandatory] }
+
+    /// Right to left and notations are input-mask's: Maskara has neither.
+    static func compile(format: String, notations: [Notation], options: SyntaxOptions, rightToLeft: Bool)
+        throws(FormatError) -> Program
+    {
+        try compile(format, symbols: options.symbols)
+    }
+
     /// A Unicode decimal digit (`7`, `٣`, `७`): a literal in a Maskara format.
     static func isDecimalDigit(_ character: Character) -> Bool {
         character.unicodeScalars.count == 1
@@ -88,7 +97,7 @@ enum MaskaraFormat {
             throw FormatError(.invalid("'|' without a right operand"), at: offset)
         }
 
-        var builder = ProgramBuilder(syntax: .maskara)
+        var builder = ProgramBuilder(syntax: Self.self)
         for element in elements {
             let literals = element.tokens.compactMap { token -> Character? in
                 if case .literal(let character) = token { return character }

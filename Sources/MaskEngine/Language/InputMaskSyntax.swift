@@ -4,7 +4,16 @@
 /// Compiling takes three passes, each small: `tokenize` reads the format strictly and reports the
 /// first error with its offset; `splitAndSort` divides a `[]` block by kind and puts mandatory
 /// slots first, exactly as the reference does; `compile` turns tokens into steps.
-enum InputMaskFormat {
+enum InputMaskSyntax: MaskSyntax {
+    /// The rules every other syntax is described against: none of them.
+    static var rules: SyntaxRule { [] }
+
+    static func compile(format: String, notations: [Notation], options: SyntaxOptions, rightToLeft: Bool)
+        throws(FormatError) -> Program
+    {
+        try compile(format, notations: notations, rightToLeft: rightToLeft)
+    }
+
     enum Token: Equatable {
         case literal(Character, fixed: Bool)
         case slots([Character])
