@@ -42,6 +42,9 @@ final class MaskingStage {
         let columnCount = masker.columns.count
         let replaces = masker.replaces
         let checksUTF8 = !batch.textIsUTF8
+        // CSV out with the input's delimiter, nothing replaced or guarded: records are copied.
+        let copiesRecords = writer.copiesRecords && !replaces
+        let ownColumns = writer.written.columnCount
         // The texts' two homes, and the fields, reached without an array's checks per cell.
         let decodedBase = batch.decoded.bytes.baseAddress!
         let chunkBase = batch.bytes.baseAddress ?? decodedBase
@@ -71,14 +74,24 @@ final class MaskingStage {
                 }
                 let row = result.rows
                 if replaces { premask(record, row: row) }
-                writer.beginRecord(&out)
-                var (outputColumn, separator) = writer.writeFields(
-                    record, batch, replacements: replacements, masker: masker, &out)
+                var outputColumn: Int
+                let separator: Bool
+                if copiesRecords && record.copiable {
+                    // The record as read, quotes and all (docs/record-formats.md): the usual CSV
+                    // run, kept to one copy.
+                    out.append(
+                        UnsafeBufferPointer(
+                            start: chunkBase + record.contentOffset, count: record.contentCount))
+                    (outputColumn, separator) = (ownColumns, ownColumns > 0)
+                } else {
+                    writer.beginRecord(&out)
+                    (outputColumn, separator) = writer.writeFields(
+                        record, batch, replacements: replacements, masker: masker, &out)
+                }
                 for column in 0..<columnCount {
                     outputColumn = masker.writeAddedCells(
                         values[column], column: column, row: row, outputColumn: outputColumn,
-                        separator: separator, writer: writer, to: &out)
-                    separator = true
+                        separator: separator || column > 0, writer: writer, to: &out)
                 }
                 writer.endRecord(&out)
             }
