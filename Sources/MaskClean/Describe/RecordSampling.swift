@@ -113,7 +113,8 @@ struct RecordSample {
     private mutating func add(_ batch: RecordBatch, columns names: [String]?, limit: Int)
         throws(MaskCleanError)
     {
-        for record in batch.records {
+        for index in 0..<batch.records.count {
+            let record = batch.records[index]
             guard records < limit else { return }
             if record.problem >= 0 {
                 throw .data(file, line: record.line, batch.problems[record.problem].description)

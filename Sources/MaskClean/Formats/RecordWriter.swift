@@ -30,6 +30,8 @@ final class RecordWriter: @unchecked Sendable {
     let writesPlainCSV: Bool
     /// The CSV record terminator, in plain memory: ending a record must not reach into an array.
     private let terminator: UnsafeMutableBufferPointer<UInt8>
+    /// What goes before a JSON record copied as read (`copy`): a JSON array's separator.
+    let copiedRecordPrefix: UnsafeMutableBufferPointer<UInt8>
     /// How the records' own fields are written, and whether a record read in the output's own
     /// format is copied as read: set by the run's source before the first record.
     var written = WrittenFields(slots: [], names: [], replacingColumnOfSlot: [], columnCount: 0) {
@@ -56,6 +58,9 @@ final class RecordWriter: @unchecked Sendable {
             self.delimiter = UInt8(ascii: ",")
         }
         writesPlainCSV = isCSV && !escapeFormulas
+        let prefix = if case .json(array: true) = layout { RecordFraming.arraySeparator } else { [UInt8]() }
+        copiedRecordPrefix = .allocate(capacity: prefix.count)
+        _ = copiedRecordPrefix.initialize(from: prefix)
         terminator = .allocate(capacity: terminatorBytes.count)
         _ = terminator.initialize(from: terminatorBytes)
         var starts: [UInt8] = []
@@ -77,6 +82,7 @@ final class RecordWriter: @unchecked Sendable {
         memberStarts.deallocate()
         memberStartOffsets.deallocate()
         terminator.deallocate()
+        copiedRecordPrefix.deallocate()
     }
 
     /// How a JSON member of output column `column` starts: `,"name":"`, without the comma for a

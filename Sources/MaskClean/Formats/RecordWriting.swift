@@ -38,6 +38,23 @@ extension RecordWriter {
         return nil
     }
 
+    /// Writes a record read in the output's own format, nothing of it replaced or guarded, as
+    /// it was read (`content`: a CSV record without its line end, a JSON object without its
+    /// closing brace): one copy, quotes and all (docs/record-formats.md). Returns what
+    /// `writeFields` returns.
+    @inline(__always)
+    func copy(_ content: UnsafeBufferPointer<UInt8>, fieldCount: Int, _ out: inout ByteBuffer)
+        -> (outputColumn: Int, separator: Bool)
+    {
+        if isCSV {
+            out.append(content)
+            return (written.columnCount, written.columnCount > 0)
+        }
+        out.append(UnsafeBufferPointer(copiedRecordPrefix))
+        out.append(content)
+        return (0, fieldCount > 0)
+    }
+
     /// Writes `record`'s own fields, a value replacing its input where a column says so.
     /// Returns the output column of the first added cell, and whether it follows other cells.
     @inline(__always)
@@ -50,11 +67,6 @@ extension RecordWriter {
             return (0, record.fieldCount > 0)
         }
         let slots = written.slots
-        if copiesRecords && record.copiable && !masker.replaces {
-            // The fields as they were read, quotes and all (docs/record-formats.md).
-            out.append(UnsafeBufferPointer(rebasing: batch.bytes[record.content]))
-            return (written.columnCount, written.columnCount > 0)
-        }
         let premasked = masker.premaskedText
         for (index, slot) in slots.enumerated() {
             let field = batch.fields[record.firstField + slot]

@@ -42,59 +42,56 @@ final class MaskingStage {
         let columnCount = masker.columns.count
         let replaces = masker.replaces
         let checksUTF8 = !batch.textIsUTF8
-        // CSV out with the input's delimiter, nothing replaced or guarded: records are copied.
+        // Out in the input's format, nothing replaced or guarded: records are copied as read.
         let copiesRecords = writer.copiesRecords && !replaces
-        let ownColumns = writer.written.columnCount
         // The texts' two homes, and the fields, reached without an array's checks per cell.
         let decodedBase = batch.decoded.bytes.baseAddress!
         let chunkBase = batch.bytes.baseAddress ?? decodedBase
-        batch.fields.withUnsafeBufferPointer { fields in
-            for record in batch.records {
-                result.rows += 1
-                if record.problem >= 0 {
-                    guard reject(batch.problems[record.problem], record, batch, &result) else { break }
-                    continue
-                }
-                let first = record.firstField
-                var unmaskable = -1
-                for column in 0..<columnCount {
-                    let field = fields[first + slotOfColumn[column]]
-                    let value = UnsafeBufferPointer(
-                        start: (field.isDecoded ? decodedBase : chunkBase) + field.textOffset,
-                        count: field.textCount)
-                    values[column] = value
-                    if checksUTF8 && unmaskable < 0 && !value.isValidUTF8 { unmaskable = column }
-                }
-                // A masked value that is not UTF-8 cannot be masked: the record is bad.
-                if let problem = writer.problem(record, batch)
-                    ?? (unmaskable >= 0 ? .invalidUTF8InColumn(masker.columns[unmaskable].name) : nil)
-                {
-                    guard reject(problem, record, batch, &result) else { break }
-                    continue
-                }
-                let row = result.rows
-                if replaces { premask(record, row: row) }
-                var outputColumn: Int
-                let separator: Bool
-                if copiesRecords && record.copiable {
-                    // The record as read, quotes and all (docs/record-formats.md): the usual CSV
-                    // run, kept to one copy.
-                    out.append(
-                        UnsafeBufferPointer(
-                            start: chunkBase + record.contentOffset, count: record.contentCount))
-                    (outputColumn, separator) = (ownColumns, ownColumns > 0)
-                } else {
-                    writer.beginRecord(&out)
-                    (outputColumn, separator) = writer.writeFields(
-                        record, batch, replacements: replacements, masker: masker, &out)
-                }
-                for column in 0..<columnCount {
-                    outputColumn = masker.writeAddedCells(
-                        values[column], column: column, row: row, outputColumn: outputColumn,
-                        separator: separator || column > 0, writer: writer, to: &out)
-                }
-                writer.endRecord(&out)
+        let fields = batch.fields
+        let records = batch.records
+        for index in 0..<records.count {
+            let record = records[index]
+            result.rows += 1
+            if record.problem >= 0 {
+                guard reject(batch.problems[record.problem], record, batch, &result) else { break }
+                continue
             }
+            let first = record.firstField
+            var unmaskable = -1
+            for column in 0..<columnCount {
+                let field = fields[first + slotOfColumn[column]]
+                let value = UnsafeBufferPointer(
+                    start: (field.isDecoded ? decodedBase : chunkBase) + field.textOffset,
+                    count: field.textCount)
+                values[column] = value
+                if checksUTF8 && unmaskable < 0 && !value.isValidUTF8 { unmaskable = column }
+            }
+            // A masked value that is not UTF-8 cannot be masked: the record is bad.
+            if let problem = writer.problem(record, batch)
+                ?? (unmaskable >= 0 ? .invalidUTF8InColumn(masker.columns[unmaskable].name) : nil)
+            {
+                guard reject(problem, record, batch, &result) else { break }
+                continue
+            }
+            let row = result.rows
+            if replaces { premask(record, row: row) }
+            var outputColumn: Int
+            let separator: Bool
+            if copiesRecords && record.copiable {
+                (outputColumn, separator) = writer.copy(
+                    UnsafeBufferPointer(start: chunkBase + record.contentOffset, count: record.contentCount),
+                    fieldCount: record.fieldCount, &out)
+            } else {
+                writer.beginRecord(&out)
+                (outputColumn, separator) = writer.writeFields(
+                    record, batch, replacements: replacements, masker: masker, &out)
+            }
+            for column in 0..<columnCount {
+                outputColumn = masker.writeAddedCells(
+                    values[column], column: column, row: row, outputColumn: outputColumn,
+                    separator: separator || column > 0, writer: writer, to: &out)
+            }
+            writer.endRecord(&out)
         }
         result.blankLines = batch.blankLines
         result.blankLineNumbers = batch.blankLineNumbers

@@ -7,15 +7,15 @@
 /// in `decoded`. The masking stage reads texts only; a writer of the reader's own format may copy
 /// the bytes as read. Neither sees how the format spells a field.
 ///
-/// Reused from chunk to chunk by one worker: its arrays keep their capacity.
+/// Reused from chunk to chunk by one worker: its lists keep their capacity.
 struct RecordBatch {
     /// The chunk the spans point into, valid while the batch is processed.
     var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// The records in input order, bad ones included where they were read.
-    var records: [Record] = []
+    let records = BatchList<Record>()
     /// Each record's fields, `fieldsPerRecord` of them from `Record.firstField`: the reader's
     /// slots (docs/architecture.md: which fields a reader is asked for).
-    var fields: [Field] = []
+    let fields = BatchList<Field>()
     var fieldsPerRecord = 0
     /// The texts the reader decoded.
     var decoded = ByteBuffer()
@@ -115,14 +115,14 @@ struct RecordBatch {
     mutating func reset(_ bytes: UnsafeBufferPointer<UInt8>, fieldsPerRecord: Int) {
         self.bytes = bytes
         self.fieldsPerRecord = fieldsPerRecord
-        records.removeAll(keepingCapacity: true)
-        fields.removeAll(keepingCapacity: true)
+        records.truncate(to: 0)
+        fields.truncate(to: 0)
         // Room for a chunk of typical records at once: growing from nothing copied the first
         // chunk's entries over and over (a 50,000-row run paid 50 instructions a row for it).
         // Bounded: a chunk of one 30 MB record holds one record.
         let typical = min(bytes.count, 1 << 20)
-        records.reserveCapacity(typical / 64)
-        fields.reserveCapacity(typical / 16)
+        records.reserve(typical / 64)
+        fields.reserve(typical / 16)
         decoded.truncate(to: 0)
         problems.removeAll(keepingCapacity: true)
         blankLines = 0

@@ -229,7 +229,7 @@ final class CSVRecordReader: RecordReader, CSVFieldSink {
 
     /// Takes back what was noted of the record being read.
     func forgetFields() {
-        batch.fields.removeSubrange(recordFirstField...)
+        batch.fields.truncate(to: recordFirstField)
         batch.decoded.truncate(to: recordDecodedStart)
     }
 

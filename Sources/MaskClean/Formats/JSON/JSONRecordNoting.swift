@@ -109,7 +109,7 @@ extension JSONRecordReader {
         _ firstField: Int, _ decodedStart: Int, _ problem: RecordProblem, _ line: Int,
         _ raw: Slice<UnsafeBufferPointer<UInt8>>
     ) -> Outcome {
-        batch.fields.removeSubrange(firstField...)
+        batch.fields.truncate(to: firstField)
         batch.decoded.truncate(to: decodedStart)
         return reject(problem, line: line, raw: raw)
     }

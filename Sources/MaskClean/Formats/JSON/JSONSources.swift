@@ -109,6 +109,7 @@ private struct JSONRecords {
             slots: Array(masked..<(masked + csvColumns.count)), names: csvColumns,
             replacingColumnOfSlot: replacing, columnCount: csvColumns.count, copiesJSON: !writer.isCSV,
             slotOfColumn: Array(columns.indices))
+        writer.copiesRecords = !writer.isCSV && !writer.escapeFormulas
         let stage = MaskingStage(
             columns: columns, slotOfColumn: Array(columns.indices), policy: policy, writer: writer)
         return BatchProcessor(reader: JSONRecordReader(plan: plan), stage: stage)
