@@ -44,13 +44,11 @@ final class MaskingStage {
         let checksUTF8 = !batch.textIsUTF8
         // Out in the input's format, nothing replaced or guarded: records are copied as read.
         let copiesRecords = writer.copiesRecords && !replaces
-        // The texts' two homes, and the fields, reached without an array's checks per cell.
+        // The texts' two homes, reached without a buffer's checks per cell.
         let decodedBase = batch.decoded.bytes.baseAddress!
         let chunkBase = batch.bytes.baseAddress ?? decodedBase
-        let fields = batch.fields
-        let records = batch.records
-        for index in 0..<records.count {
-            let record = records[index]
+        for index in 0..<batch.records.count {
+            let record = batch.records[index]
             result.rows += 1
             if record.problem >= 0 {
                 guard reject(batch.problems[record.problem], record, batch, &result) else { break }
@@ -59,7 +57,7 @@ final class MaskingStage {
             let first = record.firstField
             var unmaskable = -1
             for column in 0..<columnCount {
-                let field = fields[first + slotOfColumn[column]]
+                let field = batch.fields[first + slotOfColumn[column]]
                 let value = UnsafeBufferPointer(
                     start: (field.isDecoded ? decodedBase : chunkBase) + field.textOffset,
                     count: field.textCount)

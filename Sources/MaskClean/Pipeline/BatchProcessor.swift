@@ -3,7 +3,7 @@
 final class BatchProcessor<Reader: RecordReader>: ChunkProcessor {
     let reader: Reader
     let stage: MaskingStage
-    @exclusivity(unchecked) var batch = RecordBatch()
+    let batch = RecordBatch()
 
     init(reader: Reader, stage: MaskingStage) {
         self.reader = reader
@@ -11,7 +11,7 @@ final class BatchProcessor<Reader: RecordReader>: ChunkProcessor {
     }
 
     func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
-        reader.read(chunk, into: &batch)
+        reader.read(chunk, into: batch)
         return stage.process(batch, into: output)
     }
 }

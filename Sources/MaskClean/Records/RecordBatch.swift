@@ -7,15 +7,16 @@
 /// in `decoded`. The masking stage reads texts only; a writer of the reader's own format may copy
 /// the bytes as read. Neither sees how the format spells a field.
 ///
-/// Reused from chunk to chunk by one worker: its lists keep their capacity.
-struct RecordBatch {
+/// Reused from chunk to chunk by one worker: its lists keep their capacity. A class, so that a
+/// reader and the stage reach its lists in place.
+final class RecordBatch {
     /// The chunk the spans point into, valid while the batch is processed.
     var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// The records in input order, bad ones included where they were read.
-    let records = BatchList<Record>()
+    var records = BatchList<Record>()
     /// Each record's fields, `fieldsPerRecord` of them from `Record.firstField`: the reader's
     /// slots (docs/architecture.md: which fields a reader is asked for).
-    let fields = BatchList<Field>()
+    var fields = BatchList<Field>()
     var fieldsPerRecord = 0
     /// The texts the reader decoded.
     var decoded = ByteBuffer()
@@ -112,7 +113,7 @@ struct RecordBatch {
     }
 
     /// Empties the batch for the chunk `bytes`, keeping the arrays' capacity.
-    mutating func reset(_ bytes: UnsafeBufferPointer<UInt8>, fieldsPerRecord: Int) {
+    func reset(_ bytes: UnsafeBufferPointer<UInt8>, fieldsPerRecord: Int) {
         self.bytes = bytes
         self.fieldsPerRecord = fieldsPerRecord
         records.truncate(to: 0)
@@ -150,7 +151,7 @@ struct RecordBatch {
     }
 
     /// Adds a bad record: it counts as read, and the run's `--on-error` decides what becomes of it.
-    mutating func appendBad(_ problem: RecordProblem, line: Int, raw: Range<Int>) {
+    func appendBad(_ problem: RecordProblem, line: Int, raw: Range<Int>) {
         records.append(
             Record(
                 line: line, raw: raw, content: 0..<0, copiable: false, firstField: fields.count,

@@ -3,5 +3,5 @@
 /// a broken record) and nothing about masking or output (docs/architecture.md).
 protocol RecordReader: AnyObject {
     /// Fills `batch` with `chunk`'s records; its spans then point into the chunk.
-    func read(_ chunk: Chunk, into batch: inout RecordBatch)
+    func read(_ chunk: Chunk, into batch: RecordBatch)
 }

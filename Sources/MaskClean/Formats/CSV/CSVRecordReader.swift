@@ -32,7 +32,10 @@ final class CSVRecordReader: RecordReader, CSVFieldSink {
 
     // The chunk being read. A reader belongs to one worker at a time, and libcsv calls back
     // synchronously: exclusivity is checked statically.
-    @exclusivity(unchecked) var batch = RecordBatch()
+    /// The batch being filled: the processor's, which outlives every read into it, reached
+    /// without reference counting; `unread` until the first read.
+    @exclusivity(unchecked) unowned(unsafe) var batch: RecordBatch
+    private let unread = RecordBatch()
     /// The line and offset where the record being read began.
     @exclusivity(unchecked) var recordLine = 0
     @exclusivity(unchecked) var recordStart = 0
@@ -47,13 +50,13 @@ final class CSVRecordReader: RecordReader, CSVFieldSink {
 
     init(plan: CSVInputPlan) {
         self.plan = plan
+        batch = unread
     }
 
     /// Reads `chunk` into `batch`, whose spans then point into the chunk.
-    func read(_ chunk: Chunk, into batch: inout RecordBatch) {
-        swap(&self.batch, &batch)
-        defer { swap(&self.batch, &batch) }
-        self.batch.reset(chunk.bytes, fieldsPerRecord: plan.slots)
+    func read(_ chunk: Chunk, into batch: RecordBatch) {
+        self.batch = batch
+        batch.reset(chunk.bytes, fieldsPerRecord: plan.slots)
         parser.reset()
         startRecord()
         read(chunk.bytes, chunk: chunk)

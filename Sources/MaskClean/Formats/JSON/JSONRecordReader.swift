@@ -39,7 +39,10 @@ final class JSONRecordReader: RecordReader {
     // The chunk and record being read. A reader belongs to one worker at a time, so exclusivity
     // is checked statically. The per-record state is plain memory, one slot per key: setting a
     // member's slot is a store, with no array's uniqueness check.
-    @exclusivity(unchecked) var batch = RecordBatch()
+    /// The batch being filled: the processor's, which outlives every read into it, reached
+    /// without reference counting; `unread` until the first read.
+    @exclusivity(unchecked) unowned(unsafe) var batch: RecordBatch
+    private let unread = RecordBatch()
     /// Where the chunk starts: the scanners' ranges are turned into the batch's from it.
     @exclusivity(unchecked) var chunkStart = UnsafePointer<UInt8>(bitPattern: 1)!
     let maskedValues: UnsafeMutableBufferPointer<JSONToken?>
@@ -66,6 +69,7 @@ final class JSONRecordReader: RecordReader {
 
     init(plan: JSONInputPlan) {
         self.plan = plan
+        batch = unread
         self.wantedKeys = JSONWantedKeys(masked: plan.maskedKeys, added: plan.addedKeys)
         self.csvColumnIndex = Dictionary(
             (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -90,11 +94,10 @@ final class JSONRecordReader: RecordReader {
     }
 
     /// Reads `chunk` into `batch`, whose spans then point into the chunk.
-    func read(_ chunk: Chunk, into batch: inout RecordBatch) {
-        swap(&self.batch, &batch)
-        defer { swap(&self.batch, &batch) }
-        self.batch.reset(chunk.bytes, fieldsPerRecord: plan.slots)
-        self.batch.textIsUTF8 = true
+    func read(_ chunk: Chunk, into batch: RecordBatch) {
+        self.batch = batch
+        batch.reset(chunk.bytes, fieldsPerRecord: plan.slots)
+        batch.textIsUTF8 = true
         chunkStart = chunk.bytes.baseAddress ?? chunkStart
         for index in maskedKeysSeen.indices { maskedKeysSeen[index] = false }
         notesKeys = true
@@ -103,7 +106,7 @@ final class JSONRecordReader: RecordReader {
         } else {
             readLines(chunk.bytes, chunk: chunk)
         }
-        self.batch.maskedKeysSeen = Array(maskedKeysSeen)
+        batch.maskedKeysSeen = Array(maskedKeysSeen)
     }
 
     // MARK: Cutting records out of the chunk
