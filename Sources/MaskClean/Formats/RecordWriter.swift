@@ -9,6 +9,9 @@ final class RecordWriter: @unchecked Sendable {
         /// One object per record; for a JSON array, each record is preceded by
         /// `RecordFraming.arraySeparator`.
         case json(array: Bool)
+        /// Cells for a program, not a file (`RecordCleaner`): each cell its length (4 bytes,
+        /// little-endian) then its bytes, each record ended by `CellsLayout.recordEnd`.
+        case cells
     }
 
     let layout: Layout
@@ -26,6 +29,8 @@ final class RecordWriter: @unchecked Sendable {
     // The layout unpacked once: matching its payload for every cell would cost more than the cell.
     let isCSV: Bool
     let delimiter: UInt8
+    /// JSON out (an array or NDJSON); neither this nor `isCSV` for cells.
+    let isJSON: Bool
     /// CSV out with no formula escaping: a field that needs no quotes is written as it is.
     let writesPlainCSV: Bool
     /// The CSV record terminator, in plain memory: ending a record must not reach into an array.
@@ -57,6 +62,7 @@ final class RecordWriter: @unchecked Sendable {
             self.isCSV = false
             self.delimiter = UInt8(ascii: ",")
         }
+        if case .cells = layout { isJSON = false } else { isJSON = !isCSV }
         writesPlainCSV = isCSV && !escapeFormulas
         let prefix = if case .json(array: true) = layout { RecordFraming.arraySeparator } else { [UInt8]() }
         copiedRecordPrefix = .allocate(capacity: prefix.count)
@@ -118,6 +124,7 @@ final class RecordWriter: @unchecked Sendable {
     func endRecord<Sink: ByteSink>(_ out: inout Sink) {
         switch layout {
         case .csv: out.append(UnsafeBufferPointer(terminator))
+        case .cells: CellsLayout.endRecord(&out)
         case .json(let array):
             out.append(UInt8(ascii: "}"))
             if !array { out.append(0x0A) }
@@ -149,6 +156,10 @@ final class RecordWriter: @unchecked Sendable {
             cell(value, outputColumn: outputColumn, separator: separator, &out)
             return
         }
+        if !isJSON {
+            CellsLayout.append(value, &out)
+            return
+        }
         let name = memberStart(outputColumn, separator: separator)
         let formula = escapeFormulas && FormulaGuard.isTrigger(value.first)
         if !formula,
@@ -172,7 +183,7 @@ final class RecordWriter: @unchecked Sendable {
         _ formatted: UnsafeBufferPointer<UInt8>, _ extracted: UnsafeBufferPointer<UInt8>,
         _ status: UnsafeBufferPointer<UInt8>, outputColumn: Int, _ out: ByteBuffer
     ) -> Bool {
-        guard !escapeFormulas else { return false }
+        guard isJSON && !escapeFormulas else { return false }
         let names = memberStartOffsets[outputColumn + 3] - memberStartOffsets[outputColumn]
         let room = out.room(names + Self.wordSlack + formatted.count + extracted.count + status.count + 3)
         guard let first = Self.plainMember(memberStart(outputColumn, separator: true), formatted, at: room),
@@ -210,7 +221,9 @@ final class RecordWriter: @unchecked Sendable {
     func cell<Sink: ByteSink>(
         _ value: UnsafeBufferPointer<UInt8>, outputColumn: Int, separator: Bool, _ out: inout Sink
     ) {
-        if isCSV {
+        if !isCSV && !isJSON {
+            CellsLayout.append(value, &out)
+        } else if isCSV {
             if separator { out.append(delimiter) }
             CSVFieldEncoder.append(value, delimiter: delimiter, escapeFormulas: escapeFormulas, to: &out)
         } else {
