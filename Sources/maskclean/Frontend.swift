@@ -76,7 +76,7 @@ enum Frontend {
     /// Merges partial reports (`maskclean merge`) and returns the exit status, as `check` would.
     static func merge(_ settings: Shown, _ options: MergeOptions) throws(MaskCleanError) -> ExitStatus {
         try report(settings, standardOutputTaken: options.writesStandardOutput, bar: nil) {
-            (spec) throws(MaskCleanError) in try Merger.merge(spec, options)
+            (spec) throws(MaskCleanError) in try ReportMerger.merge(spec, options)
         }
     }
 

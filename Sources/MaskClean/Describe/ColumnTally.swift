@@ -56,7 +56,7 @@ struct ColumnTally {
 }
 
 /// A column's values added up: how many there are of each shape and of each kind, and how many
-/// are shaped like card numbers but fail the Luhn check. `Describer.propose` judges a column
+/// are shaped like card numbers but fail the Luhn check. `SpecProposer.propose` judges a column
 /// from this alone.
 struct ValueTally {
     /// Values added.

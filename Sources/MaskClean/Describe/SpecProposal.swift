@@ -78,7 +78,7 @@ struct Measure {
     func finish(_ column: inout ColumnProposal) {
         column.complete = complete
         column.uncovered = uncovered.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-            .prefix(Describer.uncoveredShown).map { ShapeCount(shape: $0.key, count: $0.value) }
+            .prefix(SpecProposer.uncoveredShown).map { ShapeCount(shape: $0.key, count: $0.value) }
     }
 }
 
@@ -89,7 +89,7 @@ public struct ShapeCount: Sendable, Equatable {
 }
 
 /// Proposes a spec from the first records of an input (docs/command-line.md, `describe`).
-public enum Describer {
+public enum SpecProposer {
     /// Most alternatives a column gets, after its primary format.
     static let maximumAlternatives = 5
     /// Shapes of values left incomplete that a column's comment lists.

@@ -48,7 +48,7 @@ extension SpecProposal {
     public var yaml: String {
         var lines = [
             Self.schemaLine,
-            "# Proposed by maskclean describe from \(Describer.plural(records, "record")) of \(Self.quoted(file)).",
+            "# Proposed by maskclean describe from \(SpecProposer.plural(records, "record")) of \(Self.quoted(file)).",
             "# Edit it, then try it on the data: maskclean check SPEC INPUT",
             "columns:",
         ]
@@ -58,17 +58,17 @@ extension SpecProposal {
                 lines.append("  # \(name) left out: \(reason).")
                 continue
             }
-            var figures = "  # \(name): \(Describer.plural(column.values, "value")) sampled"
+            var figures = "  # \(name): \(SpecProposer.plural(column.values, "value")) sampled"
             if column.empty > 0 { figures += " (and \(column.empty) empty)" }
             if let kind = column.kind {
-                figures += ", \(Describer.percent(column.covered, of: column.values)) \(kind)"
+                figures += ", \(SpecProposer.percent(column.covered, of: column.values)) \(kind)"
             } else {
                 figures +=
-                    ", \(Describer.percent(column.covered, of: column.values)) in these formats' shapes"
+                    ", \(SpecProposer.percent(column.covered, of: column.values)) in these formats' shapes"
             }
             lines.append(
                 figures + (column.notes.isEmpty ? "" : "; " + column.notes.joined(separator: "; ")) + ".")
-            var outcome = "  #   \(Describer.percent(column.complete, of: column.values)) complete"
+            var outcome = "  #   \(SpecProposer.percent(column.complete, of: column.values)) complete"
             if !column.uncovered.isEmpty {
                 outcome +=
                     "; not complete, by shape: "

@@ -51,49 +51,45 @@ struct JSONSpan {
     }
 
     /// An object's members in order, each as its key's span (a string) and its value's.
-    func members() -> Members { Members(self) }
+    func members() -> Children { Children(self, keyed: true) }
 
-    /// An array's elements in order.
-    func elements() -> Elements { Elements(self) }
+    /// An array's elements in order, each with no key.
+    func elements() -> Children { Children(self, keyed: false) }
 
-    struct Members: Sequence, IteratorProtocol {
+    /// An object's members or an array's elements: one walk over the checked text, which for an
+    /// object reads a key and a colon before each value.
+    struct Children: Sequence, IteratorProtocol {
         private var scanner: JSONScanner
         private var done: Bool
+        private let keyed: Bool
 
-        fileprivate init(_ object: JSONSpan) {
-            var scanner = JSONScanner(object.text, position: object.offset + 1)
-            done = object.kind != .object || scanner.peek() == UInt8(ascii: "}")
+        fileprivate init(_ container: JSONSpan, keyed: Bool) {
+            var scanner = JSONScanner(container.text, position: container.offset + 1)
+            self.keyed = keyed
+            done =
+                container.kind != (keyed ? .object : .array)
+                || scanner.peek() == UInt8(ascii: keyed ? "}" : "]")
             self.scanner = scanner
         }
 
-        mutating func next() -> (key: JSONSpan, value: JSONSpan)? {
-            // The text was checked whole (`document`): a syntax error cannot happen here, and
-            // would only end the members early.
-            guard !done, scanner.peek() == UInt8(ascii: "\""), let key = try? scanner.scanString(),
-                (try? scanner.expect(UInt8(ascii: ":"), "':'")) != nil,
-                let value = scanner.skipCheckedValue()
-            else { return nil }
+        mutating func next() -> (key: JSONSpan?, value: JSONSpan)? {
+            guard !done else { return nil }
+            var key: JSONToken?
+            if keyed {
+                // The text was checked whole (`document`): a syntax error cannot happen here,
+                // and would only end the members early.
+                guard scanner.peek() == UInt8(ascii: "\""), let name = try? scanner.scanString(),
+                    (try? scanner.expect(UInt8(ascii: ":"), "':'")) != nil
+                else { return nil }
+                key = name
+            }
+            guard let value = scanner.skipCheckedValue() else { return nil }
             done = scanner.peek() != UInt8(ascii: ",")
             scanner.position += 1
-            return (JSONSpan(text: scanner.bytes, token: key), JSONSpan(text: scanner.bytes, token: value))
-        }
-    }
-
-    struct Elements: Sequence, IteratorProtocol {
-        private var scanner: JSONScanner
-        private var done: Bool
-
-        fileprivate init(_ array: JSONSpan) {
-            var scanner = JSONScanner(array.text, position: array.offset + 1)
-            done = array.kind != .array || scanner.peek() == UInt8(ascii: "]")
-            self.scanner = scanner
-        }
-
-        mutating func next() -> JSONSpan? {
-            guard !done, let value = scanner.skipCheckedValue() else { return nil }
-            done = scanner.peek() != UInt8(ascii: ",")
-            scanner.position += 1
-            return JSONSpan(text: scanner.bytes, token: value)
+            return (
+                key.map { JSONSpan(text: scanner.bytes, token: $0) },
+                JSONSpan(text: scanner.bytes, token: value)
+            )
         }
     }
 }

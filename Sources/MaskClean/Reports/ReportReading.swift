@@ -113,7 +113,7 @@ private struct ReportParser {
                 columnsNode, "columns",
                 "expected the \(spec.columns.count) columns of \(spec.file), found \(found)")
         }
-        for (index, node) in columnsNode.elements().enumerated() {
+        for (index, (_, node)) in columnsNode.elements().enumerated() {
             try readColumn(node, into: &report.columns[index], report: report)
         }
         return report
@@ -304,7 +304,7 @@ private struct ReportParser {
             throw fail(node, place, "expected an object, got \(node.kindDescription)")
         }
         var members: Members = [:]
-        for (keySpan, value) in node.members() {
+        for case (let keySpan?, let value) in node.members() {
             let key = keySpan.string ?? ""
             guard members[key] == nil else { throw fail(keySpan, place, "key \"\(key)\" appears twice") }
             guard members.count < limit else {
@@ -354,7 +354,7 @@ private struct ReportParser {
             throw fail(node, place, "expected an array, got \(node.kindDescription)")
         }
         var values: [Element] = []
-        for (index, element) in node.elements().enumerated() {
+        for (index, (_, element)) in node.elements().enumerated() {
             if let kept, index == kept.most {
                 throw fail(element, place, "more than the \(kept.most) \(kept.what)")
             }

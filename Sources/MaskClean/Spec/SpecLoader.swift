@@ -230,8 +230,7 @@ struct SpecReader {
             placeholderCharacter: placeholder, mask: mask)
         column.trim = trim
         column.warnComplete = warnComplete
-        column.replace = replace
-        column.replaceIncomplete = replaceIncomplete
+        (column.replace, column.replaceIncomplete) = (replace, replaceIncomplete)
         column.notations = notations
         column.syntaxOptions = syntaxOptions
         return column

@@ -269,14 +269,22 @@ enum ExtractedValueCapacityChoice: WalkedChoice {
     static func score(
         _ counts: ApplyCounts, of program: Program, input: UnsafeBufferPointer<UInt8>, buffer: ApplyBuffer
     ) -> Int {
-        let extracted = buffer.spareExtracted(counts)
-        let length =
-            counts.isPlain && program.literalsAreASCII
+        CapacityChoice.fit(
+            characters(in: buffer.spareExtracted(counts), counts, program), program.capacityValueLength)
+    }
+
+    /// The extracted value's length in characters.
+    @inline(__always)
+    private static func characters(
+        in extracted: UnsafeBufferPointer<UInt8>, _ counts: ApplyCounts, _ program: Program
+    )
+        -> Int
+    {
+        counts.isPlain && program.literalsAreASCII
             ? extracted.count  // one byte per character
             : counts.isPlain
                 ? extracted.count { $0 & 0xC0 != 0x80 }  // one scalar per character
                 : String(decoding: extracted, as: UTF8.self).count
-        return CapacityChoice.fit(length, program.capacityValueLength)
     }
 
     /// An extracted value longer than the capacity scores lowest; otherwise at most 0.

@@ -100,7 +100,7 @@ struct Describe: ParsableCommand {
                 )
             }
         }
-        let proposal = try Describer.describe(options)
+        let proposal = try SpecProposer.describe(options)
         guard let output, toFile else {
             var standardOutput = StandardOutput()
             try standardOutput.write(proposal.yaml)

@@ -89,7 +89,7 @@ struct DescribeTests {
             "(680) 645-7833", "383.908.6266", "", "6084623036", "+1 826 879 6703", "(965) 734-6354 ext. 31",
             "763661024l", "555-1234", "1-209-982-4705", "",
         ]
-        let column = try Describer.propose("phone", cells: cells, unmaskable: 0)
+        let column = try SpecProposer.propose("phone", cells: cells, unmaskable: 0)
         #expect(column.leftOut == nil)
         #expect(column.kind == "North American phone numbers")
         #expect(column.formats == ["+1 ([000]) [000]-[0000]", "+1 ([000]) [000]-[0000] ext. [09]"])
@@ -105,13 +105,13 @@ struct DescribeTests {
     @Test("below half of a kind, the shapes decide; a column of shapes too scattered is left out")
     func shapeColumns() throws {
         let codes = Array(repeating: "AB-1234", count: 6) + ["AB1234", "ab-12", "XY-9876"]
-        let column = try Describer.propose("sku", cells: codes, unmaskable: 0)
+        let column = try SpecProposer.propose("sku", cells: codes, unmaskable: 0)
         // `AB1234` has the skeleton of `AB-1234` and is complete in its format.
         #expect(column.formats == ["[AA]-[0000]"])
         #expect(column.complete == 8)
         #expect(column.minCompleteHundredths == 88)
         let scattered = ["A1", "1A-B", "C.2.3", "9_9", "AB/C", "A B1", "1-1-1", "A:1"]
-        let left = try Describer.propose("code", cells: scattered, unmaskable: 0)
+        let left = try SpecProposer.propose("code", cells: scattered, unmaskable: 0)
         #expect(left.formats.isEmpty)
         #expect(left.leftOut?.hasPrefix("too many shapes: 8 in 8 values") == true)
     }
@@ -122,27 +122,28 @@ struct DescribeTests {
             "Ava Garcia", "Thảo Lee", "Perez, Emma", "Wyatt Le Blanc", "Nora Robinson", "Zoey Kowalczyk",
         ]
         #expect(
-            try Describer.propose("name", cells: names, unmaskable: 0).leftOut?.hasPrefix("free text") == true
+            try SpecProposer.propose("name", cells: names, unmaskable: 0).leftOut?.hasPrefix("free text")
+                == true
         )
         let ids = (1...120).map(String.init)
         #expect(
-            try Describer.propose("id", cells: ids, unmaskable: 0).leftOut?.hasPrefix(
+            try SpecProposer.propose("id", cells: ids, unmaskable: 0).leftOut?.hasPrefix(
                 "whole numbers of 3 lengths") == true)
         #expect(
-            try Describer.propose("fax", cells: ["", ""], unmaskable: 0).leftOut
+            try SpecProposer.propose("fax", cells: ["", ""], unmaskable: 0).leftOut
                 == "every sampled cell is empty (2 records)")
         #expect(
-            try Describer.propose("tags", cells: ["", "", "vip"], unmaskable: 2).leftOut?.contains(
+            try SpecProposer.propose("tags", cells: ["", "", "vip"], unmaskable: 2).leftOut?.contains(
                 "in 2 values") == true)
     }
 
     @Test("ambiguous dates say that the data cannot tell day first from month first")
     func ambiguousDates() throws {
-        let column = try Describer.propose(
+        let column = try SpecProposer.propose(
             "birthday", cells: ["3/4/1970", "12/1/1985", "1/11/2001"], unmaskable: 0)
         #expect(column.formats == ["[09]{/}[09]{/}[0000]"])
         #expect(column.notes.contains { $0.contains("cannot tell day first from month first") })
-        let iso = try Describer.propose(
+        let iso = try SpecProposer.propose(
             "placed", cells: ["2024-01-31", "20240301", "31/01/2024"], unmaskable: 0)
         #expect(iso.formats == ["[0000]{-}[00]{-}[00]", "[00]{/}[00]{/}[0000]"])
         #expect(iso.complete == 3)
@@ -150,7 +151,7 @@ struct DescribeTests {
 
     @Test("the YAML quotes every string, escapes what would break a line, and says what JSON says")
     func specText() throws {
-        var column = try Describer.propose(
+        var column = try SpecProposer.propose(
             "phone\n\"home\"", cells: ["(680) 645-7833", "0000"], unmaskable: 0)
         column.name = "phone\n\"home\"\u{202E}"
         let proposal = SpecProposal(
@@ -191,7 +192,7 @@ struct DescribeTests {
             var proposal = ColumnProposal(name: column.name, formats: column.formats)
             proposal.values = 100
             proposal.complete = Int(((column.minComplete ?? 0) * 100).rounded())
-            proposal.omittedOutputs = Describer.outputKeys.filter { key in
+            proposal.omittedOutputs = SpecProposer.outputKeys.filter { key in
                 let name: String? =
                     switch key.key {
                     case "formattedColumn": column.formattedColumn
@@ -220,7 +221,7 @@ struct DescribeTests {
     @Test("a long value's shape is cut in the comment")
     func longShape() throws {
         let note = String(repeating: "word ", count: 40)
-        var column = try Describer.propose("ref", cells: ["AB-1", "AB-2", note], unmaskable: 0)
+        var column = try SpecProposer.propose("ref", cells: ["AB-1", "AB-2", note], unmaskable: 0)
         column.name = "ref"
         #expect(column.uncovered.map(\.count) == [1])
         let yaml = SpecProposal(file: "x.csv", records: 3, columns: [column]).yaml
@@ -233,7 +234,7 @@ struct DescribeTests {
     )
     func commentsHideData() throws {
         let cells = Array(repeating: "06429", count: 8) + ["⑤⑤⑤-①②③④", "1\u{301}2\u{301}x²"]
-        let column = try Describer.propose("zip", cells: cells, unmaskable: 0)
+        let column = try SpecProposer.propose("zip", cells: cells, unmaskable: 0)
         let yaml = SpecProposal(file: "x.csv", records: 10, columns: [column]).yaml
         #expect(yaml.contains(#"not complete, by shape: "999-9999" 1, "99[A]9" 1."#), "\(yaml)")
         for character in ["⑤", "①", "²", "\u{301}"] { #expect(!yaml.contains(character)) }
@@ -247,7 +248,7 @@ struct DescribeTests {
         ])
     func untypeable(_ garbage: String) throws {
         let cells = (1...18).map { "AB-\(1000 + $0)" } + [garbage, garbage]
-        let column = try Describer.propose("code", cells: cells, unmaskable: 0)
+        let column = try SpecProposer.propose("code", cells: cells, unmaskable: 0)
         #expect(column.formats == ["[AA]-[0000]"])
         #expect(column.covered == 18)
         #expect(column.notes == ["2 with a control or invisible character, which no format takes"])
@@ -256,7 +257,7 @@ struct DescribeTests {
     @Test("a column one in ten of whose values is a terminal escape is not 100% complete")
     func terminalEscapes() throws {
         let cells = (1...90).map { "AB-\(1000 + $0)" } + Array(repeating: "\u{1B}[31m", count: 10)
-        let column = try Describer.propose("code", cells: cells, unmaskable: 0)
+        let column = try SpecProposer.propose("code", cells: cells, unmaskable: 0)
         #expect(column.formats == ["[AA]-[0000]"])
         #expect(column.complete == 90 && column.minCompleteHundredths == 90)
         let yaml = SpecProposal(file: "x.csv", records: 100, columns: [column]).yaml
@@ -271,7 +272,7 @@ struct DescribeTests {
         #expect(SpecProposal.minComplete(5) == "0.05")
         #expect(SpecProposal.minComplete(0) == "0")
         #expect(ColumnProposal(name: "x", values: 3, complete: 2).minCompleteHundredths == 66)
-        #expect(Describer.percent(2, of: 3) == "66.66%")
+        #expect(SpecProposer.percent(2, of: 3) == "66.66%")
     }
 
     @Test("the sample is read as run reads it: CSV fields by header, JSON members by key, numbers as written")
@@ -310,7 +311,7 @@ struct DescribeTests {
             "clean.csv", "zip,zip_formatted,zip_status\n06429,06429,complete\n72662,72662,complete\n")
         var options = DescribeOptions(input: csv)
         options.only = ["zip"]
-        let proposal = try Describer.describe(options)
+        let proposal = try SpecProposer.describe(options)
         #expect(proposal.proposed.map(\.omittedOutputs) == [["formattedColumn", "statusColumn"]])
         #expect(proposal.yaml.contains("    formattedColumn: null\n    statusColumn: null\n"))
         let spec = try SpecLoader.parse(Array(proposal.json.utf8), file: "proposed.json")
@@ -326,13 +327,13 @@ struct DescribeTests {
         let csv = try folder.write("a.csv", "id,phone,zip\n1,(555) 201-0001,06429\n")
         var options = DescribeOptions(input: csv)
         options.only = ["zip"]
-        #expect(try Describer.describe(options).columns.map(\.name) == ["zip"])
+        #expect(try SpecProposer.describe(options).columns.map(\.name) == ["zip"])
         options.only = ["Phone"]
         #expect(
             throws: MaskCleanError.usage(
                 "--only: no column \"Phone\" in \(csv) (its columns: \"id\", \"phone\", \"zip\"); did you mean \"phone\"?"
             )
-        ) { try Describer.describe(options) }
+        ) { try SpecProposer.describe(options) }
     }
 
     @Test(
@@ -341,8 +342,8 @@ struct DescribeTests {
     func spooledValues(_ fixture: String) throws {
         var options = DescribeOptions(input: Self.fixtures.appendingPathComponent(fixture).path)
         options.sample = 0
-        let kept = try Describer.describe(options)
-        let spooled = try Describer.describe(options, limits: .init(distinctValues: 3, shapes: .max))
+        let kept = try SpecProposer.describe(options)
+        let spooled = try SpecProposer.describe(options, limits: .init(distinctValues: 3, shapes: .max))
         #expect(spooled.yaml == kept.yaml)
         #expect(try RecordSample.read(options, limits: .init(distinctValues: 3, shapes: .max)).spool != nil)
     }
@@ -355,7 +356,7 @@ struct DescribeTests {
             "notes.csv", "id,zip,note\n" + notes.enumerated().map { "\($0),0642\($0 % 10),\($1)\n" }.joined())
         var options = DescribeOptions(input: csv)
         options.only = ["zip", "note"]
-        let proposal = try Describer.describe(options, limits: .init(distinctValues: 2, shapes: 3))
+        let proposal = try SpecProposer.describe(options, limits: .init(distinctValues: 2, shapes: 3))
         #expect(proposal.columns[1].leftOut == "free text: words in 40 of 40 values, more than 5 shapes")
         #expect(proposal.columns[0].formats == ["[00000]"] && proposal.columns[0].complete == 40)
     }

@@ -52,7 +52,7 @@ struct ReportFormatTests {
         _ = try Runner.run(spec, run)
         var merge = MergeOptions(reports: [folder.path("part.json")])
         merge.reportPaths[format] = folder.path("merged.\(format)")
-        let merged = try Merger.merge(spec, merge)
+        let merged = try ReportMerger.merge(spec, merge)
         let text = try folder.text("merged.\(format)")
         #expect(!text.isEmpty)
         if format != .html {

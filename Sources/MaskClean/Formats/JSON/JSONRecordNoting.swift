@@ -20,15 +20,11 @@ extension JSONRecordReader {
                 continue
             }
             switch token.kind {
-            case .string where !token.hasEscapes:
-                // Valid UTF-8: the record's text passed `JSONTextCheck` (or its one-pass twin).
-                note(token, text: (token.range.lowerBound + 1)..<(token.range.upperBound - 1), shift: shift)
             case .string:
-                guard let text = scanner.decodeString(token) else {
+                guard noteString(token, scanner, shift: shift) else {
                     return forget(
                         firstField, decodedStart, .invalidUTF8InKey(plan.maskedKeys[index]), line, raw)
                 }
-                note(token, decoded: text, shift: shift)
             case .number:
                 if !bytes[token.range].contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
                     note(token, text: token.range, shift: shift)
@@ -44,23 +40,18 @@ extension JSONRecordReader {
             }
         }
         if writesCSV, let csvColumns = plan.csvColumns {
-            for (index, token) in csvValues.enumerated() {
-                guard let token else {
-                    batch.fields.append(.missing)
-                    continue
-                }
-                switch token.kind {
-                case .string where !token.hasEscapes:
-                    note(
-                        token, text: (token.range.lowerBound + 1)..<(token.range.upperBound - 1), shift: shift
-                    )
+            // A column's value as a CSV cell: a string's text, null as nothing, anything else
+            // as written.
+            for (index, value) in csvValues.enumerated() {
+                switch value?.kind {
+                case nil: batch.fields.append(.missing)
                 case .string:
-                    guard let text = scanner.decodeString(token) else {
+                    guard noteString(value!, scanner, shift: shift) else {
                         return forget(firstField, decodedStart, .nulForCSV(key: csvColumns[index]), line, raw)
                     }
-                    note(token, decoded: text, shift: shift)
-                case .null: note(token, text: token.range.lowerBound..<token.range.lowerBound, shift: shift)
-                default: note(token, text: token.range, shift: shift)  // as written
+                case .null:
+                    note(value!, text: value!.range.lowerBound..<value!.range.lowerBound, shift: shift)
+                default: note(value!, text: value!.range, shift: shift)
                 }
             }
         }
@@ -71,6 +62,20 @@ extension JSONRecordReader {
                 content: (range.lowerBound + shift)..<(range.upperBound - 1 + shift),
                 copiable: true, firstField: firstField, fieldCount: memberCount))
         return .read
+    }
+
+    /// Notes a string: its text between the quotes, valid UTF-8 as the record's text passed
+    /// `JSONTextCheck` (or its one-pass twin), or decoded when it has escapes. False when it
+    /// cannot be decoded.
+    @inline(__always)
+    private func noteString(_ token: JSONToken, _ scanner: JSONScanner, shift: Int) -> Bool {
+        guard token.hasEscapes else {
+            note(token, text: (token.range.lowerBound + 1)..<(token.range.upperBound - 1), shift: shift)
+            return true
+        }
+        guard let text = scanner.decodeString(token) else { return false }
+        note(token, decoded: text, shift: shift)
+        return true
     }
 
     /// Notes a value whose text lies in the bytes read, at `text`.

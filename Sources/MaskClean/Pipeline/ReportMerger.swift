@@ -29,7 +29,7 @@ public struct MergeOptions: Sendable {
 /// One merge: read every partial report, check that they belong together, combine them
 /// (`Report.merging`), and write the merged report in every format asked for, all committed
 /// together or not at all, like a run's outputs.
-public enum Merger {
+public enum ReportMerger {
     public static func merge(_ spec: Spec, _ options: MergeOptions) throws(MaskCleanError) -> Report {
         let clock = ContinuousClock()
         let started = clock.now
