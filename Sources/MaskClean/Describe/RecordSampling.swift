@@ -80,7 +80,6 @@ struct RecordSample {
             maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
             firstLine: start.nextLine)
         let recordReader = source.makeReader()
-        let batch = RecordBatch()
         var returned: ByteBuffer?
         while records < limit {
             // Chunks of about the records still wanted: the reader hands them out as soon as
@@ -89,10 +88,10 @@ struct RecordSample {
             guard let event = try reader.next(into: returned) else { break }
             switch event {
             case .chunk(let chunk):
-                recordReader.read(chunk, into: batch)
-                try add(batch, columns: start.columnNames, limit: limit)
+                recordReader.read(chunk)
+                try add(recordReader.batch, columns: start.columnNames, limit: limit)
                 // A bad record past the records wanted is none of the sample's business.
-                if let fatal = batch.fatal, records < limit { throw fatal }
+                if let fatal = recordReader.batch.fatal, records < limit { throw fatal }
                 returned = chunk.buffer
             case .oversizedRecord(let line):
                 let problem = RecordProblem.tooLong(

@@ -3,7 +3,6 @@
 final class BatchProcessor<Reader: RecordReader>: ChunkProcessor {
     let reader: Reader
     let stage: MaskingStage
-    let batch = RecordBatch()
 
     init(reader: Reader, stage: MaskingStage) {
         self.reader = reader
@@ -11,7 +10,7 @@ final class BatchProcessor<Reader: RecordReader>: ChunkProcessor {
     }
 
     func process(_ chunk: Chunk, into output: ByteBuffer) -> ChunkResult {
-        reader.read(chunk, into: batch)
-        return stage.process(batch, into: output)
+        reader.read(chunk)
+        return stage.process(reader.batch, into: output)
     }
 }

@@ -32,10 +32,9 @@ final class CSVRecordReader: RecordReader, CSVFieldSink {
 
     // The chunk being read. A reader belongs to one worker at a time, and libcsv calls back
     // synchronously: exclusivity is checked statically.
-    /// The batch being filled: the processor's, which outlives every read into it, reached
-    /// without reference counting; `unread` until the first read.
-    @exclusivity(unchecked) unowned(unsafe) var batch: RecordBatch
-    private let unread = RecordBatch()
+    /// The batch each read fills, the reader's own: a constant, reached in place with no
+    /// reference counted per field.
+    let batch = RecordBatch()
     /// The line and offset where the record being read began.
     @exclusivity(unchecked) var recordLine = 0
     @exclusivity(unchecked) var recordStart = 0
@@ -50,12 +49,10 @@ final class CSVRecordReader: RecordReader, CSVFieldSink {
 
     init(plan: CSVInputPlan) {
         self.plan = plan
-        batch = unread
     }
 
     /// Reads `chunk` into `batch`, whose spans then point into the chunk.
-    func read(_ chunk: Chunk, into batch: RecordBatch) {
-        self.batch = batch
+    func read(_ chunk: Chunk) {
         batch.reset(chunk.bytes, fieldsPerRecord: plan.slots)
         parser.reset()
         startRecord()

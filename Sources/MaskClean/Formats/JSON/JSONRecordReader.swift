@@ -39,10 +39,9 @@ final class JSONRecordReader: RecordReader {
     // The chunk and record being read. A reader belongs to one worker at a time, so exclusivity
     // is checked statically. The per-record state is plain memory, one slot per key: setting a
     // member's slot is a store, with no array's uniqueness check.
-    /// The batch being filled: the processor's, which outlives every read into it, reached
-    /// without reference counting; `unread` until the first read.
-    @exclusivity(unchecked) unowned(unsafe) var batch: RecordBatch
-    private let unread = RecordBatch()
+    /// The batch each read fills, the reader's own: a constant, reached in place with no
+    /// reference counted per field.
+    let batch = RecordBatch()
     /// Where the chunk starts: the scanners' ranges are turned into the batch's from it.
     @exclusivity(unchecked) var chunkStart = UnsafePointer<UInt8>(bitPattern: 1)!
     let maskedValues: UnsafeMutableBufferPointer<JSONToken?>
@@ -69,7 +68,6 @@ final class JSONRecordReader: RecordReader {
 
     init(plan: JSONInputPlan) {
         self.plan = plan
-        batch = unread
         self.wantedKeys = JSONWantedKeys(masked: plan.maskedKeys, added: plan.addedKeys)
         self.csvColumnIndex = Dictionary(
             (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -94,8 +92,7 @@ final class JSONRecordReader: RecordReader {
     }
 
     /// Reads `chunk` into `batch`, whose spans then point into the chunk.
-    func read(_ chunk: Chunk, into batch: RecordBatch) {
-        self.batch = batch
+    func read(_ chunk: Chunk) {
         batch.reset(chunk.bytes, fieldsPerRecord: plan.slots)
         batch.textIsUTF8 = true
         chunkStart = chunk.bytes.baseAddress ?? chunkStart
