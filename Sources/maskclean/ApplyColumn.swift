@@ -10,9 +10,8 @@ struct ApplyColumn {
     var format: String
     var affineFormats: [String] = []
     var strategy: AffinityStrategy = .bestStatus
-    var notations: [Notation] = []
     var autocomplete = true
-    var rightToLeft = false
+    /// `--notation`, `--rtl`, `--template`, `--symbols`: the options only one syntax has.
     var syntaxOptions = SyntaxOptions()
     /// Show the template column, with this placeholder for unfilled slots.
     var placeholder: Character?
@@ -20,11 +19,10 @@ struct ApplyColumn {
     /// Compiles the column, or says what is wrong with it (exit 64: it came from the command line).
     func compile() throws(MaskCleanError) -> AffineMask {
         do {
-            try Notation.checkDistinct(notations)
+            try Notation.checkDistinct(syntaxOptions.notations)
             return try AffineMask(
-                syntax: syntax, format: format, affineFormats: affineFormats, notations: notations,
-                syntaxOptions: syntaxOptions, strategy: strategy, autocomplete: autocomplete,
-                rightToLeft: rightToLeft)
+                syntax: syntax, format: format, affineFormats: affineFormats, options: syntaxOptions,
+                strategy: strategy, autocomplete: autocomplete)
         } catch let error as AffineFormatError {
             let which = error.affineIndex.map { "--affine \"\(affineFormats[$0])\"" } ?? "format"
             throw .usage("\(which): \(error.error)")

@@ -66,7 +66,7 @@ struct AutocompleteTests {
 
     @Test("right to left, a non-empty value is not autocompleted")
     func rightToLeftNoAutocomplete() throws {
-        let amount = try Mask(format: "$[999],[999]", rightToLeft: true)
+        let amount = try Mask(format: "$[999],[999]", options: SyntaxOptions(rightToLeft: true))
         #expect(amount.apply("1234").formatted == "1,234")
     }
 }
@@ -89,7 +89,7 @@ struct CompletenessTests {
 
     @Test("a format with only optional slots is complete on an empty value")
     func allOptional() throws {
-        let mask = try Mask(format: "[s][9999]", notations: [currencySymbol])
+        let mask = try Mask(format: "[s][9999]", options: SyntaxOptions(notations: [currencySymbol]))
         #expect(mask.apply("").complete)
         #expect(mask.apply("").status == .complete)
     }
@@ -121,7 +121,9 @@ struct AffinityTests {
     @Test("optional slots passed over each cost one")
     func optionalSlotsPassedOver() throws {
         // "1234": +4; the point passes over five optional digits: −5; "." +1; "56": +2.
-        let result = try Mask(format: "[999999999][.][99]", notations: [optionalPoint]).apply("1234.56")
+        let result = try Mask(
+            format: "[999999999][.][99]", options: SyntaxOptions(notations: [optionalPoint])
+        ).apply("1234.56")
         #expect(result.affinity == 4 - 5 + 1 + 2)
     }
 
@@ -149,7 +151,7 @@ struct TailPlaceholderTests {
 
     @Test("it shows letters as a, alphanumerics as -, and notations as themselves")
     func slotKinds() throws {
-        let mask = try Mask(format: "[0][A][_][s]", notations: [currencySymbol])
+        let mask = try Mask(format: "[0][A][_][s]", options: SyntaxOptions(notations: [currencySymbol]))
         #expect(mask.apply("1").tailPlaceholder == "a-s")
     }
 
@@ -198,7 +200,7 @@ struct DroppedAndStatusTests {
 
     @Test("a dropped character of a custom notation used by the format is loss")
     func notationCharacterIsData() throws {
-        let mask = try Mask(format: "[0][s]", notations: [currencySymbol])
+        let mask = try Mask(format: "[0][s]", options: SyntaxOptions(notations: [currencySymbol]))
         let result = mask.apply("1$€")
         #expect(result.formatted == "1$")
         #expect(result.dropped == "€")
@@ -207,7 +209,7 @@ struct DroppedAndStatusTests {
 
     @Test("a symbol dropped by a format that uses no notation with it is not loss")
     func unusedNotationCharacter() throws {
-        let mask = try Mask(format: "[00]", notations: [currencySymbol])
+        let mask = try Mask(format: "[00]", options: SyntaxOptions(notations: [currencySymbol]))
         let result = mask.apply("12€")
         #expect(result.dropped == "")
         #expect(result.status == .complete)

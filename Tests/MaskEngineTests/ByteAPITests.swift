@@ -16,8 +16,9 @@ struct ByteAPITests {
 
         func mask() throws -> AffineMask {
             try AffineMask(
-                format: format, affineFormats: affineFormats, notations: notations, strategy: strategy,
-                autocomplete: autocomplete, rightToLeft: rightToLeft)
+                format: format, affineFormats: affineFormats,
+                options: SyntaxOptions(notations: notations, rightToLeft: rightToLeft), strategy: strategy,
+                autocomplete: autocomplete)
         }
     }
 
@@ -79,7 +80,7 @@ struct ByteAPITests {
         #expect(local.chosen == 1)
         #expect(local.formatted == "555-1234")
 
-        let amount = try AffineMask(format: "[999],[999],[000]", rightToLeft: true)
+        let amount = try AffineMask(format: "[999],[999],[000]", options: SyntaxOptions(rightToLeft: true))
         let grouped = snapshotOfByteAPI(amount, "1234567", buffer: buffer)
         #expect(grouped.formatted == "1,234,567")
         let arabic = snapshotOfByteAPI(amount, "١٢٣٤٥٦٧", buffer: buffer)

@@ -52,9 +52,10 @@ struct ConformanceCase: Decodable, CustomTestStringConvertible, Sendable {
         }
         try Notation.checkDistinct(notations)
         return try AffineMask(
-            format: format, affineFormats: affineFormats, notations: notations,
+            format: format, affineFormats: affineFormats,
+            options: SyntaxOptions(notations: notations, rightToLeft: rtl ?? false),
             strategy: AffinityStrategy(rawValue: strategy ?? "wholeString")!,
-            autocomplete: autocomplete ?? true, rightToLeft: rtl ?? false)
+            autocomplete: autocomplete ?? true)
     }
 }
 

@@ -6,7 +6,7 @@ struct FormatErrorTests {
     /// The error a format fails with, or nil when it compiles.
     func error(of format: String, notations: [Notation] = []) -> FormatError? {
         do {
-            _ = try Mask(format: format, notations: notations)
+            _ = try Mask(format: format, options: SyntaxOptions(notations: notations))
             return nil
         } catch {
             return error

@@ -46,7 +46,7 @@ struct BlockSplittingTests {
     @Test("a custom notation character sorts by code point with its block")
     func notationSortsByCodePoint() throws {
         // "s" (U+0073) sorts after "0" (U+0030): [s0s0] is [00ss].
-        let optionalSymbols = try Mask(format: "[s0s0]", notations: [currencySymbol])
+        let optionalSymbols = try Mask(format: "[s0s0]", options: SyntaxOptions(notations: [currencySymbol]))
         #expect(optionalSymbols.placeholder == "00ss")
         #expect(optionalSymbols.apply("12$").formatted == "12$")
         #expect(optionalSymbols.apply("12$").status == .complete)
@@ -56,7 +56,7 @@ struct BlockSplittingTests {
         #expect(symbolFirst.dropped == "$")
 
         let mandatory = Notation(character: "s", characterSet: "$€", isOptional: false)
-        let mandatorySymbol = try Mask(format: "[0s00]", notations: [mandatory])
+        let mandatorySymbol = try Mask(format: "[0s00]", options: SyntaxOptions(notations: [mandatory]))
         #expect(mandatorySymbol.placeholder == "000s")
         #expect(mandatorySymbol.apply("123$").status == .complete)
     }
@@ -96,13 +96,13 @@ struct EllipsisTests {
 
     @Test("an ellipsis inherits a custom notation's set")
     func inheritsNotationType() throws {
-        let symbols = try Mask(format: "[s…]", notations: [currencySymbol])
+        let symbols = try Mask(format: "[s…]", options: SyntaxOptions(notations: [currencySymbol]))
         let result = symbols.apply("$€$x")
         #expect(result.formatted == "$€$")
         #expect(result.dropped == "x")
         #expect(result.status == .lossy)
 
-        let digitThenSymbols = try Mask(format: "[0s…]", notations: [currencySymbol])
+        let digitThenSymbols = try Mask(format: "[0s…]", options: SyntaxOptions(notations: [currencySymbol]))
         #expect(digitThenSymbols.apply("1$€€").formatted == "1$€€")
     }
 
@@ -214,7 +214,7 @@ struct NotationTests {
     @Test("a notation reusing a built-in slot character does not replace it")
     func builtInWins() throws {
         let zeroAsX = Notation(character: "0", characterSet: "x", isOptional: false)
-        let mask = try Mask(format: "[0]", notations: [zeroAsX])
+        let mask = try Mask(format: "[0]", options: SyntaxOptions(notations: [zeroAsX]))
         #expect(mask.apply("5").status == .complete)
         #expect(mask.apply("x").status == .incomplete)
         #expect(mask.placeholder == "0")
@@ -223,7 +223,7 @@ struct NotationTests {
     @Test("an unused notation's characters are not data when dropped")
     func shadowedNotationIsNotData() throws {
         let nineAsDollar = Notation(character: "9", characterSet: "$", isOptional: false)
-        let mask = try Mask(format: "[99]", notations: [nineAsDollar])
+        let mask = try Mask(format: "[99]", options: SyntaxOptions(notations: [nineAsDollar]))
         let result = mask.apply("1$")
         #expect(result.formatted == "1")
         #expect(result.dropped == "")
@@ -237,8 +237,8 @@ struct NotationTests {
         let merged = try Notation.merged(specWide: [currencySymbol, hexDigit], column: [euroOnly])
         #expect(merged == [euroOnly, hexDigit])
 
-        let specWideOnly = try Mask(format: "[s][00]", notations: [currencySymbol])
-        let columnWins = try Mask(format: "[s][00]", notations: merged)
+        let specWideOnly = try Mask(format: "[s][00]", options: SyntaxOptions(notations: [currencySymbol]))
+        let columnWins = try Mask(format: "[s][00]", options: SyntaxOptions(notations: merged))
         #expect(specWideOnly.apply("12").status == .complete)
         #expect(columnWins.apply("12").status == .incomplete)
         #expect(columnWins.apply("€12").formatted == "€12")
@@ -281,10 +281,13 @@ struct NotationTests {
     @Test("an empty character set is allowed and never fills")
     func emptyCharacterSet() throws {
         let mandatory = try Mask(
-            format: "[c]", notations: [Notation(character: "c", characterSet: "", isOptional: false)])
+            format: "[c]",
+            options: SyntaxOptions(notations: [Notation(character: "c", characterSet: "", isOptional: false)])
+        )
         #expect(mandatory.apply("x").status == .incomplete)
         let optional = try Mask(
-            format: "[c]", notations: [Notation(character: "c", characterSet: "", isOptional: true)])
+            format: "[c]",
+            options: SyntaxOptions(notations: [Notation(character: "c", characterSet: "", isOptional: true)]))
         #expect(optional.apply("x").formatted == "")
         #expect(optional.apply("x").status == .lossy)
     }

@@ -23,9 +23,9 @@ struct LiteralBackslashAndEquivalenceTests {
     func compareWithStandIn(
         _ format: String, standIn: String, values: [String], sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let withBackslash = try Mask(format: format, rightToLeft: true)
+        let withBackslash = try Mask(format: format, options: SyntaxOptions(rightToLeft: true))
         let withStandIn = try Mask(
-            format: format.replacing(#"\\"#, with: standIn), rightToLeft: true)
+            format: format.replacing(#"\\"#, with: standIn), options: SyntaxOptions(rightToLeft: true))
         #expect(
             withBackslash.placeholder == withStandIn.placeholder.replacing(standIn, with: #"\"#),
             sourceLocation: sourceLocation)
@@ -49,7 +49,7 @@ struct LiteralBackslashAndEquivalenceTests {
     @Test(#"right to left, {\\} is a fixed backslash, as {/} is a fixed slash"#)
     func fixedBackslashRightToLeft() throws {
         // Actual: placeholder "}}00"; "\12" gives "}}12", extracted "12".
-        let mask = try Mask(format: #"{\\}[00]"#, rightToLeft: true)
+        let mask = try Mask(format: #"{\\}[00]"#, options: SyntaxOptions(rightToLeft: true))
         #expect(mask.placeholder == #"\00"#)
         let result = mask.apply(#"\12"#)
         #expect(result.formatted == #"\12"#)
@@ -60,7 +60,7 @@ struct LiteralBackslashAndEquivalenceTests {
     @Test(#"right to left, a fixed backslash at the end stays a backslash"#)
     func trailingFixedBackslashRightToLeft() throws {
         // Actual: "12\" gives "12}}", extracted "12".
-        let result = try Mask(format: #"[00]{\\}"#, rightToLeft: true).apply(#"12\"#)
+        let result = try Mask(format: #"[00]{\\}"#, options: SyntaxOptions(rightToLeft: true)).apply(#"12\"#)
         #expect(result.formatted == #"12\"#)
         #expect(result.extracted == #"12\"#)
     }
@@ -68,7 +68,7 @@ struct LiteralBackslashAndEquivalenceTests {
     @Test(#"right to left, a free \\ before {/} stays out of the extracted value"#)
     func freeBackslashRightToLeft() throws {
         // Actual: extracted "12\/34" and a minimum value length of 6; left to right it is "12/34" and 5.
-        let mask = try Mask(format: #"[00]\\{/}[00]"#, rightToLeft: true)
+        let mask = try Mask(format: #"[00]\\{/}[00]"#, options: SyntaxOptions(rightToLeft: true))
         #expect(mask.apply("1234").extracted == "12/34")
         #expect(mask.minimumValueLength == 5)
         try compareWithStandIn(#"[00]\\{/}[00]"#, standIn: "-", values: ["1234", #"12\/34"#])

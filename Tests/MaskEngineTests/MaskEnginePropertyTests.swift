@@ -104,8 +104,9 @@ private func makeMask(
     autocomplete: Bool = true
 ) throws -> AffineMask {
     try AffineMask(
-        format: formats[0], affineFormats: Array(formats.dropFirst()), notations: notations,
-        strategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft)
+        format: formats[0], affineFormats: Array(formats.dropFirst()),
+        options: SyntaxOptions(notations: notations, rightToLeft: rightToLeft), strategy: strategy,
+        autocomplete: autocomplete)
 }
 
 // MARK: Properties
@@ -140,7 +141,10 @@ struct MaskEnginePropertyTests {
         await propertyCheck(
             count: 500, input: mandatoryFormat, alphanumericValue, Gen.bool, Gen.bool
         ) { format, value, rightToLeft, autocomplete in
-            let mask = try Mask(format: format, notations: notations, rightToLeft: rightToLeft)
+            let mask = try Mask(
+                format: format,
+                options: SyntaxOptions(notations: notations, rightToLeft: rightToLeft)
+            )
             let first = mask.apply(value, autocomplete: autocomplete)
             let second = mask.apply(first.formatted, autocomplete: autocomplete)
             #expect(second.formatted == first.formatted)
@@ -223,7 +227,10 @@ struct MaskEnginePropertyTests {
         // the same literals, and as much data, so only the characters written may differ.
         await propertyCheck(count: 400, input: twinFormat, printableASCIIValue, Gen.bool, Gen.bool) {
             format, value, rightToLeft, autocomplete in
-            let mask = try Mask(format: format, notations: notations, rightToLeft: rightToLeft)
+            let mask = try Mask(
+                format: format,
+                options: SyntaxOptions(notations: notations, rightToLeft: rightToLeft)
+            )
             let twin = String(value.map { canonicalTwins[$0] ?? $0 })
             let untwin: (String) -> [Unicode.Scalar] = { text in
                 text.unicodeScalars.map { scalar in
@@ -249,7 +256,10 @@ struct MaskEnginePropertyTests {
         // format, so the output and the affinity are bounded by the two lengths added.
         await propertyCheck(count: 200, input: anyFormat, unicodeValue, Gen.bool) {
             format, value, rightToLeft in
-            let mask = try Mask(format: format, notations: notations, rightToLeft: rightToLeft)
+            let mask = try Mask(
+                format: format,
+                options: SyntaxOptions(notations: notations, rightToLeft: rightToLeft)
+            )
             let formatSize = format.unicodeScalars.count
             for repetitions in [1, 10] {
                 let input = String(repeating: value, count: repetitions)

@@ -47,7 +47,7 @@ struct MaskFactsTests {
 
     @Test("a custom notation shows as its own character")
     func currency() throws {
-        let mask = try Mask(format: "[s][9999]", notations: [currencySymbol])
+        let mask = try Mask(format: "[s][9999]", options: SyntaxOptions(notations: [currencySymbol]))
         #expect(mask.placeholder == "s0000")
         #expect(mask.minimumTextLength == 0)
         #expect(mask.maximumTextLength == 5)
@@ -72,7 +72,7 @@ struct MaskFactsTests {
 
     @Test("a right-to-left format reads its placeholder in the written order")
     func rightToLeft() throws {
-        let mask = try Mask(format: "[999],[999],[000]", rightToLeft: true)
+        let mask = try Mask(format: "[999],[999],[000]", options: SyntaxOptions(rightToLeft: true))
         #expect(mask.placeholder == "000,000,000")
         #expect(mask.minimumTextLength == 5)
         #expect(mask.maximumTextLength == 11)

@@ -178,7 +178,7 @@ struct CurrencyTests {
     let amount: Mask
 
     init() throws {
-        amount = try Mask(format: "[s][9999]", notations: [currencySymbol])
+        amount = try Mask(format: "[s][9999]", options: SyntaxOptions(notations: [currencySymbol]))
     }
 
     @Test(
@@ -205,7 +205,8 @@ struct DecimalTests {
     @Test(
         "the README's results", arguments: ["1", "123", "1234.", "1234.5", "1234.56"])
     func readmeResults(_ value: String) throws {
-        let decimal = try Mask(format: "[999999999][.][99]", notations: [optionalPoint])
+        let decimal = try Mask(
+            format: "[999999999][.][99]", options: SyntaxOptions(notations: [optionalPoint]))
         let result = decimal.apply(value)
         #expect(result.formatted == value)
         #expect(result.status == .complete)
@@ -213,7 +214,8 @@ struct DecimalTests {
 
     @Test("an integer leaves the point and the decimals in the tail")
     func integer() throws {
-        let decimal = try Mask(format: "[999999999][.][99]", notations: [optionalPoint])
+        let decimal = try Mask(
+            format: "[999999999][.][99]", options: SyntaxOptions(notations: [optionalPoint]))
         let result = decimal.apply("1234")
         #expect(result.tailPlaceholder == "00000.00")
     }
@@ -221,14 +223,15 @@ struct DecimalTests {
     @Test("a comma is accepted when the notation lists it")
     func commaInSet() throws {
         let point = Notation(character: ".", characterSet: ".,", isOptional: true)
-        let decimal = try Mask(format: "[999999999][.][99]", notations: [point])
+        let decimal = try Mask(format: "[999999999][.][99]", options: SyntaxOptions(notations: [point]))
         #expect(decimal.apply("1,23").formatted == "1,23")
         #expect(decimal.apply("1.23").formatted == "1.23")
     }
 
     @Test("a comma not in the set ends the number and the decimals are lost")
     func commaNotInSet() throws {
-        let decimal = try Mask(format: "[999999999][.][99]", notations: [optionalPoint])
+        let decimal = try Mask(
+            format: "[999999999][.][99]", options: SyntaxOptions(notations: [optionalPoint]))
         let result = decimal.apply("1234,56")
         #expect(result.formatted == "1234")
         #expect(result.dropped == "56")
@@ -237,7 +240,8 @@ struct DecimalTests {
 
     @Test("a second point is data of the notation, so dropping it is a loss")
     func secondPoint() throws {
-        let decimal = try Mask(format: "[999999999][.][99]", notations: [optionalPoint])
+        let decimal = try Mask(
+            format: "[999999999][.][99]", options: SyntaxOptions(notations: [optionalPoint]))
         let result = decimal.apply("1.2.")
         #expect(result.formatted == "1.2")
         #expect(result.dropped == ".")
@@ -249,7 +253,7 @@ struct DecimalTests {
 struct RightToLeftAmountTests {
     @Test("nine digits are grouped by thousands")
     func nineDigits() throws {
-        let amount = try Mask(format: "[000],[000],[000]", rightToLeft: true)
+        let amount = try Mask(format: "[000],[000],[000]", options: SyntaxOptions(rightToLeft: true))
         let result = amount.apply("123456789")
         #expect(result.formatted == "123,456,789")
         #expect(result.extracted == "123456789")
@@ -258,7 +262,7 @@ struct RightToLeftAmountTests {
 
     @Test("groups fill from the end, so a short amount has a short first group")
     func sevenDigitsOptionalGroups() throws {
-        let amount = try Mask(format: "[999],[999],[000]", rightToLeft: true)
+        let amount = try Mask(format: "[999],[999],[000]", options: SyntaxOptions(rightToLeft: true))
         #expect(amount.apply("1234567").formatted == "1,234,567")
         #expect(amount.apply("1234567").status == .complete)
         #expect(amount.apply("1234").formatted == "1,234")
@@ -268,7 +272,7 @@ struct RightToLeftAmountTests {
 
     @Test("with mandatory groups a short amount is incomplete; the tail is what the start lacks")
     func sevenDigitsMandatoryGroups() throws {
-        let amount = try Mask(format: "[000],[000],[000]", rightToLeft: true)
+        let amount = try Mask(format: "[000],[000],[000]", options: SyntaxOptions(rightToLeft: true))
         let result = amount.apply("1234567")
         #expect(result.formatted == "1,234,567")
         #expect(result.status == .incomplete)
@@ -277,7 +281,7 @@ struct RightToLeftAmountTests {
 
     @Test("cents after a fixed point, thousands separated by spaces")
     func amountWithCents() throws {
-        let amount = try Mask(format: "[999] [999] [990]{.}[00]", rightToLeft: true)
+        let amount = try Mask(format: "[999] [999] [990]{.}[00]", options: SyntaxOptions(rightToLeft: true))
         let result = amount.apply("123456.78")
         #expect(result.formatted == "123 456.78")
         #expect(result.extracted == "123456.78")
@@ -287,7 +291,7 @@ struct RightToLeftAmountTests {
     @Test("the same format groups from the other end when applied left to right")
     func directionMatters() throws {
         let forward = try Mask(format: "[999] [999] [999]")
-        let backward = try Mask(format: "[999] [999] [999]", rightToLeft: true)
+        let backward = try Mask(format: "[999] [999] [999]", options: SyntaxOptions(rightToLeft: true))
         #expect(forward.apply("1234567").formatted == "123 456 7")
         #expect(backward.apply("1234567").formatted == "1 234 567")
         #expect(backward.rightToLeft)
@@ -296,7 +300,7 @@ struct RightToLeftAmountTests {
 
     @Test("digits that do not fit are lost from the start of the value")
     func tooLong() throws {
-        let amount = try Mask(format: "[000],[000]", rightToLeft: true)
+        let amount = try Mask(format: "[000],[000]", options: SyntaxOptions(rightToLeft: true))
         let result = amount.apply("9123456")
         #expect(result.formatted == "123,456")
         #expect(result.dropped == "9")

@@ -13,7 +13,7 @@ struct SyntaxExample: CustomTestStringConvertible, Sendable {
     var testDescription: String { "\(format) ← \(input.debugDescription)" }
 
     func check(_ syntax: Syntax, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let mask = try Mask(syntax: syntax, format: format, syntaxOptions: SyntaxOptions(symbols: symbols))
+        let mask = try Mask(syntax: syntax, format: format, options: SyntaxOptions(symbols: symbols))
         let result = mask.apply(input)
         #expect(result.formatted == formatted, sourceLocation: sourceLocation)
         #expect(result.extracted == extracted, sourceLocation: sourceLocation)
@@ -84,7 +84,7 @@ struct AKMaskTests {
     func fullTemplate() throws {
         let mask = try AffineMask(
             syntax: .akmask, format: "{dddd}-{DDDD}-{WaWa}-{aaaa}",
-            syntaxOptions: SyntaxOptions(template: "ABCD-EFGH-IJKL-MNOP"))
+            options: SyntaxOptions(template: "ABCD-EFGH-IJKL-MNOP"))
         #expect(mask.template("12345", placeholder: "_") == "1234-EFGH-IJKL-MNOP")
         #expect(mask.template("1234ABCD!a?bwxyz", placeholder: "_") == "1234-ABCD-!a?b-wxyz")
     }
@@ -92,7 +92,7 @@ struct AKMaskTests {
     @Test("a one-character template stands for every slot; without one, the placeholder does")
     func oneCharacterTemplate() throws {
         let withTemplate = try AffineMask(
-            syntax: .akmask, format: "{dddd}-{dddd}", syntaxOptions: SyntaxOptions(template: "X"))
+            syntax: .akmask, format: "{dddd}-{dddd}", options: SyntaxOptions(template: "X"))
         #expect(withTemplate.template("12a4", placeholder: "_") == "12XX-XXXX")
         let withoutTemplate = try AffineMask(syntax: .akmask, format: "{dddd}-{dddd}")
         #expect(withoutTemplate.template("12a4", placeholder: "·") == "12··-····")
@@ -101,10 +101,10 @@ struct AKMaskTests {
     @Test("a template of any other length is an error")
     func templateLength() {
         #expect(throws: FormatError.self) {
-            try Mask(syntax: .akmask, format: "{dd}-{dd}", syntaxOptions: SyntaxOptions(template: "XX"))
+            try Mask(syntax: .akmask, format: "{dd}-{dd}", options: SyntaxOptions(template: "XX"))
         }
         do {
-            _ = try Mask(syntax: .akmask, format: "{dd}-{dd}", syntaxOptions: SyntaxOptions(template: "XX"))
+            _ = try Mask(syntax: .akmask, format: "{dd}-{dd}", options: SyntaxOptions(template: "XX"))
         } catch {
             #expect(
                 error.description
@@ -285,9 +285,9 @@ struct MaskaraTests {
     @Test("symbols replace the default set: a default symbol is then an error")
     func symbols() throws {
         #expect(throws: FormatError.self) {
-            try Mask(syntax: .maskara, format: "(DD)", syntaxOptions: SyntaxOptions(symbols: "."))
+            try Mask(syntax: .maskara, format: "(DD)", options: SyntaxOptions(symbols: "."))
         }
-        let dotted = try Mask(syntax: .maskara, format: "DD.DD", syntaxOptions: SyntaxOptions(symbols: "."))
+        let dotted = try Mask(syntax: .maskara, format: "DD.DD", options: SyntaxOptions(symbols: "."))
         #expect(dotted.apply("1234").formatted == "12.34")
     }
 

@@ -114,7 +114,8 @@ struct MergingCharacterTests {
     @Test("jamo that merge once the digit between them is dropped")
     func jamoMergeInOutput() throws {
         for rightToLeft in [false, true] {
-            let result = try Mask(format: "[AA]", rightToLeft: rightToLeft).apply("\u{1100}1\u{1161}")
+            let result = try Mask(format: "[AA]", options: SyntaxOptions(rightToLeft: rightToLeft)).apply(
+                "\u{1100}1\u{1161}")
             #expect(scalarCodes(result.formatted) == ["1100", "1161"])
             #expect(result.formatted.count == 1)
             #expect(result.dropped == "1")
@@ -143,7 +144,7 @@ struct MergingCharacterTests {
     func leadingMarkRightToLeft() throws {
         // Reversed by characters, "\u{301}12" walks as "2", "1\u{301}": the mark now sits on
         // the 1, which is no longer a digit.
-        let result = try Mask(format: "[00]", rightToLeft: true).apply("\u{301}12")
+        let result = try Mask(format: "[00]", options: SyntaxOptions(rightToLeft: true)).apply("\u{301}12")
         #expect(result.formatted == "2")
         #expect(scalarCodes(result.dropped) == ["31", "301"])
         #expect(result.status == .incomplete)
@@ -151,7 +152,8 @@ struct MergingCharacterTests {
 
     @Test("right to left, jamo split by digits are kept out of the amount")
     func rightToLeftJamo() throws {
-        let result = try Mask(format: "[00]-[00]", rightToLeft: true).apply("\u{1100}\u{1161}12\u{11A8}34")
+        let result = try Mask(format: "[00]-[00]", options: SyntaxOptions(rightToLeft: true)).apply(
+            "\u{1100}\u{1161}12\u{11A8}34")
         #expect(result.formatted == "12-34")
         #expect(result.extracted == "1234")
         #expect(result.complete)
@@ -160,7 +162,8 @@ struct MergingCharacterTests {
 
     @Test("only combining marks, right to left, gives an empty incomplete value")
     func onlyMarks() throws {
-        let result = try Mask(format: "[00]-[00]", rightToLeft: true).apply("\u{301}\u{301}")
+        let result = try Mask(format: "[00]-[00]", options: SyntaxOptions(rightToLeft: true)).apply(
+            "\u{301}\u{301}")
         #expect(result.formatted == "")
         #expect(result.status == .incomplete)
     }

@@ -25,6 +25,8 @@ public func fuzzMask(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     // Bits 5 and 6 pick the syntax; the other two take neither notations nor right to left.
     let syntax = [Syntax.inputMask, .akmask, .maskara, .inputMask][Int(options >> 5) & 3]
     let syntaxOptions = SyntaxOptions(
+        notations: syntax == .inputMask ? notations : [],
+        rightToLeft: syntax == .inputMask && options & 2 != 0,
         template: syntax == .akmask && notations.first != nil ? String(notations[0].character) : nil,
         symbols: syntax == .maskara ? notations.first?.characterSet : nil)
     let affine =
@@ -32,9 +34,7 @@ public func fuzzMask(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard (try? Notation.checkDistinct(notations)) != nil,
         let mask = try? AffineMask(
             syntax: syntax, format: format, affineFormats: affine,
-            notations: syntax == .inputMask ? notations : [], syntaxOptions: syntaxOptions,
-            strategy: strategy,
-            autocomplete: options & 1 != 0, rightToLeft: syntax == .inputMask && options & 2 != 0)
+            options: syntaxOptions, strategy: strategy, autocomplete: options & 1 != 0)
     else { return 0 }
     let result = mask.apply(value)
     var copy = value

@@ -36,7 +36,6 @@ public struct ColumnSpec: Sendable {
     public var affineFormats: [String]
     public var affinityStrategy: AffinityStrategy
     public var autocomplete: Bool
-    public var rightToLeft: Bool
     /// An empty cell counts against the complete ratio.
     public var required: Bool
     /// The lowest acceptable complete ratio, 0…1.
@@ -57,10 +56,9 @@ public struct ColumnSpec: Sendable {
     public var statusColumn: String?
     public var templateColumn: String?
     public var placeholderCharacter: Character
-    /// The notations the column's formats see (the spec's and its own, merged) and the options
-    /// of its syntax, as one value: kept for the spec's fingerprint, which covers everything
-    /// that decides a cell.
-    public var notations: [Notation] = []
+    /// The options only the column's syntax has, as one value (input-mask's notations, the spec's
+    /// and the column's own merged, and right to left; akmask's template; maskara's symbols):
+    /// kept for the spec's fingerprint, which covers everything that decides a cell.
     public var syntaxOptions = SyntaxOptions()
     /// The column's formats, compiled.
     public var mask: AffineMask

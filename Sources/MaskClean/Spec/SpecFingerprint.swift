@@ -26,7 +26,7 @@ enum SpecFingerprint {
             lines.append("  format \(quoted(column.format))")
             for format in column.affineFormats { lines.append("  affineFormat \(quoted(format))") }
             lines.append("  affinityStrategy \(column.affinityStrategy.rawValue)")
-            for notation in column.notations {
+            for notation in column.syntaxOptions.notations {
                 lines.append(
                     "  notation \(quoted(String(notation.character))) \(quoted(notation.characterSet)) \(notation.isOptional)"
                 )
@@ -35,7 +35,7 @@ enum SpecFingerprint {
             lines.append("  symbols \(column.syntaxOptions.symbols.map(quoted) ?? "null")")
             lines.append("  placeholderCharacter \(quoted(String(column.placeholderCharacter)))")
             lines.append("  autocomplete \(column.autocomplete)")
-            lines.append("  rightToLeft \(column.rightToLeft)")
+            lines.append("  rightToLeft \(column.syntaxOptions.rightToLeft)")
             lines.append("  trim \(column.trim)")
             lines.append("  required \(column.required)")
             lines.append("  minComplete \(column.minComplete.map { "\(Ratio.decimal($0))" } ?? "null")")

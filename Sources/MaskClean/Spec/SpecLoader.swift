@@ -199,13 +199,13 @@ struct SpecReader {
                 ? fail(members["notations"], key("notations"), error.description)
                 : fail(specNotationsNode, "notations", error.description)
         }
-        let syntaxOptions = SyntaxOptions(template: template, symbols: symbols)
+        let syntaxOptions = SyntaxOptions(
+            notations: notations, rightToLeft: rightToLeft, template: template, symbols: symbols)
         let mask: AffineMask
         do {
             mask = try AffineMask(
-                syntax: syntax, format: format, affineFormats: affineFormats, notations: notations,
-                syntaxOptions: syntaxOptions, strategy: strategy, autocomplete: autocomplete,
-                rightToLeft: rightToLeft)
+                syntax: syntax, format: format, affineFormats: affineFormats, options: syntaxOptions,
+                strategy: strategy, autocomplete: autocomplete)
         } catch {
             // The format that does not compile: the primary one, or an element of affineFormats.
             var formatNode = formatNode
@@ -219,20 +219,18 @@ struct SpecReader {
 
         var column = ColumnSpec(
             name: name, index: index, syntax: syntax, format: format, affineFormats: affineFormats,
-            affinityStrategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft,
-            required: required, minComplete: minComplete,
+            affinityStrategy: strategy, autocomplete: autocomplete, required: required,
+            minComplete: minComplete,
             formattedColumn: try outputName(
                 members, "formattedColumn", default: "\(name)_formatted", place: place),
             extractedColumn: try outputName(
                 members, "extractedColumn", default: "\(name)_extracted", place: place),
             statusColumn: try outputName(members, "statusColumn", default: "\(name)_status", place: place),
             templateColumn: try outputName(members, "templateColumn", default: nil, place: place),
-            placeholderCharacter: placeholder, mask: mask)
+            placeholderCharacter: placeholder, syntaxOptions: syntaxOptions, mask: mask)
         column.trim = trim
         column.warnComplete = warnComplete
         (column.replace, column.replaceIncomplete) = (replace, replaceIncomplete)
-        column.notations = notations
-        column.syntaxOptions = syntaxOptions
         return column
     }
 

@@ -53,25 +53,23 @@ public final class AffineMask: Sendable {
 
     /// Compiles input-mask formats; the error says which format failed.
     public convenience init(
-        format: String, affineFormats: [String] = [], notations: [Notation] = [],
-        strategy: AffinityStrategy = .wholeString, autocomplete: Bool = true, rightToLeft: Bool = false
+        format: String, affineFormats: [String] = [], options: SyntaxOptions = SyntaxOptions(),
+        strategy: AffinityStrategy = .wholeString, autocomplete: Bool = true
     ) throws(AffineFormatError) {
         try self.init(
-            syntax: .inputMask, format: format, affineFormats: affineFormats, notations: notations,
-            strategy: strategy, autocomplete: autocomplete, rightToLeft: rightToLeft)
+            syntax: .inputMask, format: format, affineFormats: affineFormats, options: options,
+            strategy: strategy, autocomplete: autocomplete)
     }
 
     /// Compiles formats written in any syntax; the error says which format failed.
     public convenience init(
-        syntax: Syntax, format: String, affineFormats: [String] = [], notations: [Notation] = [],
-        syntaxOptions: SyntaxOptions = SyntaxOptions(), strategy: AffinityStrategy = .wholeString,
-        autocomplete: Bool = true, rightToLeft: Bool = false
+        syntax: Syntax, format: String, affineFormats: [String] = [],
+        options: SyntaxOptions = SyntaxOptions(),
+        strategy: AffinityStrategy = .wholeString, autocomplete: Bool = true
     ) throws(AffineFormatError) {
         func compile(_ text: String, _ index: Int?) throws(AffineFormatError) -> Mask {
             do {
-                return try Mask(
-                    syntax: syntax, format: text, notations: notations, syntaxOptions: syntaxOptions,
-                    rightToLeft: rightToLeft)
+                return try Mask(syntax: syntax, format: text, options: options)
             } catch {
                 throw AffineFormatError(affineIndex: index, format: text, error: error)
             }

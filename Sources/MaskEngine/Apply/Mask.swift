@@ -12,13 +12,11 @@ public struct Mask: Sendable {
     /// The format is applied from the end of the value (amounts, thousands grouping).
     public var rightToLeft: Bool { program.rightToLeft }
 
-    /// Compiles an input-mask format (docs/mask-syntax.md). `notations` is the resolved list the format
-    /// sees (see `Notation.merged`).
-    public init(format: String, notations: [Notation] = [], rightToLeft: Bool = false)
-        throws(FormatError)
-    {
+    /// Compiles an input-mask format (docs/mask-syntax.md). `options.notations` is the resolved list
+    /// the format sees (see `Notation.merged`).
+    public init(format: String, options: SyntaxOptions = SyntaxOptions()) throws(FormatError) {
         self.format = format
-        self.program = try InputMaskSyntax.compile(format, notations: notations, rightToLeft: rightToLeft)
+        self.program = try InputMaskSyntax.compile(format: format, options: options)
     }
 
     init(format: String, program: Program) {

@@ -18,9 +18,7 @@ enum AKMaskSyntax: MaskSyntax {
     }
 
     /// Right to left and notations are input-mask's: AKMaskField has neither.
-    static func compile(format: String, notations: [Notation], options: SyntaxOptions, rightToLeft: Bool)
-        throws(FormatError) -> Program
-    {
+    static func compile(format: String, options: SyntaxOptions) throws(FormatError) -> Program {
         try compile(format, template: options.template)
     }
 

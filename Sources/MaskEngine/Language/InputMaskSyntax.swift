@@ -8,10 +8,8 @@ enum InputMaskSyntax: MaskSyntax {
     /// The rules every other syntax is described against: none of them.
     static var rules: SyntaxRule { [] }
 
-    static func compile(format: String, notations: [Notation], options: SyntaxOptions, rightToLeft: Bool)
-        throws(FormatError) -> Program
-    {
-        try compile(format, notations: notations, rightToLeft: rightToLeft)
+    static func compile(format: String, options: SyntaxOptions) throws(FormatError) -> Program {
+        try compile(format, notations: options.notations, rightToLeft: options.rightToLeft)
     }
 
     enum Token: Equatable {

@@ -14,9 +14,7 @@ enum MaskaraSyntax: MaskSyntax {
     static var rules: SyntaxRule { [.misfitStops, .uppercasesFormatted, .freeLiteralsAreMandatory] }
 
     /// Right to left and notations are input-mask's: Maskara has neither.
-    static func compile(format: String, notations: [Notation], options: SyntaxOptions, rightToLeft: Bool)
-        throws(FormatError) -> Program
-    {
+    static func compile(format: String, options: SyntaxOptions) throws(FormatError) -> Program {
         try compile(format, symbols: options.symbols)
     }
 

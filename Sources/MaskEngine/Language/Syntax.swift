@@ -25,12 +25,20 @@ public enum Syntax: String, Sendable, CaseIterable, Hashable {
 /// The settings that only one syntax has: one value for a column, whatever its syntax, so that
 /// a new syntax's settings are a new field here rather than a new parameter everywhere.
 public struct SyntaxOptions: Sendable, Hashable {
+    /// `input-mask`: the notations the formats see, resolved (see `Notation.merged`).
+    public var notations: [Notation]
+    /// `input-mask`: the formats are applied from the end of the value (amounts, thousands grouping).
+    public var rightToLeft: Bool
     /// `akmask`: AKMaskField's `maskTemplate`: one character, or one per display position.
     public var template: String?
     /// `maskara`: the literal symbol characters (Maskara's `allowedSymbolTokens`).
     public var symbols: String?
 
-    public init(template: String? = nil, symbols: String? = nil) {
+    public init(
+        notations: [Notation] = [], rightToLeft: Bool = false, template: String? = nil, symbols: String? = nil
+    ) {
+        self.notations = notations
+        self.rightToLeft = rightToLeft
         self.template = template
         self.symbols = symbols
     }
@@ -80,8 +88,7 @@ protocol MaskSyntax: ProgramWalk, Sendable {
 
     /// Compiles a format; each syntax reads the options that are its own and ignores the rest
     /// (the spec refuses them before they get here).
-    static func compile(format: String, notations: [Notation], options: SyntaxOptions, rightToLeft: Bool)
-        throws(FormatError) -> Program
+    static func compile(format: String, options: SyntaxOptions) throws(FormatError) -> Program
 
     /// The chooser of a mask whose formats are all of this syntax: this syntax's walk compiled
     /// into the strategy's choice (`Chooser`). Implemented once, in `Program+Run.swift`.
@@ -98,14 +105,8 @@ extension MaskSyntax {
 
 extension Mask {
     /// Compiles a format written in any of the syntaxes.
-    public init(
-        syntax: Syntax, format: String, notations: [Notation] = [],
-        syntaxOptions: SyntaxOptions = SyntaxOptions(),
-        rightToLeft: Bool = false
-    ) throws(FormatError) {
-        self.init(
-            format: format,
-            program: try syntax.definition.compile(
-                format: format, notations: notations, options: syntaxOptions, rightToLeft: rightToLeft))
+    public init(syntax: Syntax, format: String, options: SyntaxOptions = SyntaxOptions()) throws(FormatError)
+    {
+        self.init(format: format, program: try syntax.definition.compile(format: format, options: options))
     }
 }

@@ -12,6 +12,7 @@ struct SyntaxFlags: ParsableArguments {
     @Option(help: "maskara only: the literal symbol characters (default: + - space and parentheses).")
     var symbols: String?
 
+    /// akmask's and maskara's options; `apply` adds input-mask's (`--notation`, `--rtl`).
     var options: SyntaxOptions { SyntaxOptions(template: template, symbols: symbols) }
 }
 

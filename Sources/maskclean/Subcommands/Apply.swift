@@ -81,10 +81,10 @@ struct Apply: ParsableCommand {
         column.syntax = syntax.syntax
         column.affineFormats = affineFormats
         column.strategy = strategy
-        column.notations = try parsedNotations()
         column.autocomplete = !noAutocomplete
-        column.rightToLeft = rtl
         column.syntaxOptions = syntax.options
+        column.syntaxOptions.notations = try parsedNotations()
+        column.syntaxOptions.rightToLeft = rtl
         column.placeholder = placeholder?.first ?? (syntax.template != nil ? "_" : nil)
         try ExitPath.run { () throws(MaskCleanError) -> ExitStatus in
             let mask = try column.compile()

@@ -68,7 +68,7 @@ struct SpecLoaderYAMLTests {
         #expect(yaml.columns[0].formattedColumn == "phone_clean")
         #expect(yaml.columns[0].extractedColumn == nil)
         #expect(yaml.columns[0].statusColumn == nil)
-        #expect(yaml.columns[0].notations.map(\.character) == ["#"])
+        #expect(yaml.columns[0].syntaxOptions.notations.map(\.character) == ["#"])
         #expect(yaml.columns[1].syntax == .akmask)
         #expect(yaml.maxRejected == 10 && yaml.minRows == 100 && yaml.samples == 3)
         #expect(yaml.file == "spec.yaml")
