@@ -173,19 +173,7 @@ struct SpecReader {
                 "only with \"replace\": it says which cells replace their input")
         }
 
-        // Keys that belong to one syntax only are errors with another: they would be ignored.
-        if syntax != .inputMask {
-            for name in ["notations", "rightToLeft"] where members[name] != nil {
-                throw fail(
-                    node, key: name, key(name), "only for syntax \"input-mask\", not \"\(syntax.rawValue)\"")
-            }
-        }
-        if syntax != .akmask, members["template"] != nil {
-            throw fail(node, key: "template", key("template"), "only for syntax \"akmask\"")
-        }
-        if syntax != .maskara, members["symbols"] != nil {
-            throw fail(node, key: "symbols", key("symbols"), "only for syntax \"maskara\"")
-        }
+        try checkSyntaxOptions(members, of: syntax, node: node, place: place)
         let placeholder =
             try character(members["placeholderCharacter"], place: key("placeholderCharacter")) ?? "_"
         let template = try optionalString(members["template"], place: key("template"))
@@ -232,6 +220,20 @@ struct SpecReader {
         column.warnComplete = warnComplete
         (column.replace, column.replaceIncomplete) = (replace, replaceIncomplete)
         return column
+    }
+
+    /// Refuses a key of another syntax's options (`Syntax.optionKeys`): it would be ignored. A key
+    /// of input-mask, the default syntax, also names the syntax the column chose instead.
+    func checkSyntaxOptions(_ members: Members, of syntax: Syntax, node: JSONNode, place: String)
+        throws(MaskCleanError)
+    {
+        for owner in Syntax.allCases where owner != syntax {
+            for name in owner.optionKeys where members[name] != nil {
+                let met = owner == .inputMask ? ", not \"\(syntax.rawValue)\"" : ""
+                throw fail(
+                    node, key: name, "\(place): \(name)", "only for syntax \"\(owner.rawValue)\"\(met)")
+            }
+        }
     }
 
     /// An added column's name: the default when the key is absent, none when it is null.

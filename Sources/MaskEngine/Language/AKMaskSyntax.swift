@@ -17,6 +17,8 @@ enum AKMaskSyntax: MaskSyntax {
         [.misfitStops, .matchedLiteralWritesItself, .formattedEndsAtLastSlot, .mismatchSkipsToSlot]
     }
 
+    static var optionKeys: [String] { ["template"] }
+
     /// Right to left and notations are input-mask's: AKMaskField has neither.
     static func compile(format: String, options: SyntaxOptions) throws(FormatError) -> Program {
         try compile(format, template: options.template)

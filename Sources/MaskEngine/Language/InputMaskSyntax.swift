@@ -8,6 +8,8 @@ enum InputMaskSyntax: MaskSyntax {
     /// The rules every other syntax is described against: none of them.
     static var rules: SyntaxRule { [] }
 
+    static var optionKeys: [String] { ["notations", "rightToLeft"] }
+
     static func compile(format: String, options: SyntaxOptions) throws(FormatError) -> Program {
         try compile(format, notations: options.notations, rightToLeft: options.rightToLeft)
     }

@@ -13,6 +13,8 @@
 enum MaskaraSyntax: MaskSyntax {
     static var rules: SyntaxRule { [.misfitStops, .uppercasesFormatted, .freeLiteralsAreMandatory] }
 
+    static var optionKeys: [String] { ["symbols"] }
+
     /// Right to left and notations are input-mask's: Maskara has neither.
     static func compile(format: String, options: SyntaxOptions) throws(FormatError) -> Program {
         try compile(format, symbols: options.symbols)

@@ -12,6 +12,10 @@ public enum Syntax: String, Sendable, CaseIterable, Hashable {
     /// Maskara's `+?7|8(DDD)DDD` syntax.
     case maskara
 
+    /// The spec keys of the options that only this syntax takes (`SyntaxOptions`); a column of
+    /// another syntax that sets one is refused, since it would be ignored.
+    public var optionKeys: [String] { definition.optionKeys }
+
     /// The type that is this syntax: the one place a case is looked up.
     var definition: any MaskSyntax.Type {
         switch self {
@@ -86,8 +90,11 @@ protocol ProgramWalk: SendableMetatype {
 protocol MaskSyntax: ProgramWalk, Sendable {
     static var rules: SyntaxRule { get }
 
-    /// Compiles a format; each syntax reads the options that are its own and ignores the rest
-    /// (the spec refuses them before they get here).
+    /// The spec keys of the `SyntaxOptions` this syntax reads (`Syntax.optionKeys`).
+    static var optionKeys: [String] { get }
+
+    /// Compiles a format; each syntax reads the options that are its own (`optionKeys`) and
+    /// ignores the rest (the spec refuses them before they get here).
     static func compile(format: String, options: SyntaxOptions) throws(FormatError) -> Program
 
     /// The chooser of a mask whose formats are all of this syntax: this syntax's walk compiled
