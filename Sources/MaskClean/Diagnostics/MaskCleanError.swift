@@ -27,10 +27,11 @@ public enum MaskCleanError: Error, Sendable, Equatable, CustomStringConvertible 
     /// names are named by role, which the executable names by flag.
     case usage(UsageMessage)
     /// Malformed input data: the input's name, the line its record begins on (when one is
-    /// known), and what is wrong.
-    case data(_ file: String, line: Int?, _ reason: String)
-    /// A bad spec: the spec file, the place in it (`columns[0] "phone": format`), what is wrong.
-    case spec(_ file: String, _ place: String?, _ reason: String)
+    /// known), and what is wrong, its settings named in words as in a usage error.
+    case data(_ file: String, line: Int?, _ reason: UsageMessage)
+    /// A bad spec: the spec file, the place in it (`columns[0] "phone": format`), what is wrong,
+    /// its settings named in words as in a usage error.
+    case spec(_ file: String, _ place: String?, _ reason: UsageMessage)
     /// The input is missing or cannot be read.
     case noInput(_ file: String, _ reason: String)
     /// An output cannot be created.
@@ -67,9 +68,10 @@ public enum MaskCleanError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .usage(let reason): reason.rendered(naming: name, setting: setting)
         case .data(let file, let line, let reason):
-            line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)"
+            (line.map { "\(file):\($0): " } ?? "\(file): ") + reason.rendered(naming: name, setting: setting)
         case .spec(let file, let place, let reason):
-            [file, place, reason].compactMap { $0 }.joined(separator: ": ")
+            [file, place, reason.rendered(naming: name, setting: setting)].compactMap { $0 }.joined(
+                separator: ": ")
         case .noInput(let file, let reason), .cannotCreate(let file, let reason),
             .write(let file, let reason):
             "\(file): \(reason)"

@@ -77,6 +77,13 @@ public struct UsageMessage: Sendable, Equatable, CustomStringConvertible, Expres
             parts.append(.setting(setting))
         }
 
+        /// Another message's parts, its roles and settings kept.
+        public mutating func appendInterpolation(_ message: UsageMessage) {
+            for part in message.parts {
+                if case .text(let text) = part { appendLiteral(text) } else { parts.append(part) }
+            }
+        }
+
         public mutating func appendInterpolation(_ value: some Any) {
             appendLiteral(String(describing: value))
         }

@@ -135,7 +135,7 @@ public enum Runner {
             if let problem = Partition(part: options.part, firstRow: options.firstRow, rows: report.rows)
                 .rowsPastMaximum
             {
-                throw .data(input.name, line: nil, problem)
+                throw .data(input.name, line: nil, UsageMessage(problem))
             }
             report.placeInPartition(part: options.part, firstRow: options.firstRow)
             if options.redactSamples { report.redactSamples() }

@@ -48,6 +48,26 @@ struct SettingTests {
         }
     }
 
+    @Test("a data or spec error's reason keeps its settings too, with its file and place")
+    func dataAndSpecReasons() {
+        for (setting, words) in Self.words {
+            let data = MaskCleanError.data("in.json", line: 1, "use \(setting) ndjson")
+            #expect(data.message == "in.json:1: use \(words) ndjson")
+            #expect(
+                data.message(naming: \.description, setting: Self.flag)
+                    == "in.json:1: use \(Self.flag(setting)) ndjson")
+            let noLine = MaskCleanError.data("in.json", line: nil, "see \(setting)")
+            #expect(
+                noLine.message(naming: \.description, setting: Self.flag)
+                    == "in.json: see \(Self.flag(setting))")
+            let spec = MaskCleanError.spec("spec.json", "columns[0]", "as \(setting) says")
+            #expect(spec.message == "spec.json: columns[0]: as \(words) says")
+            #expect(
+                spec.message(naming: \.description, setting: Self.flag)
+                    == "spec.json: columns[0]: as \(Self.flag(setting)) says")
+        }
+    }
+
     @Test("joined messages keep their settings and join adjacent text")
     func joined() {
         let message = ("\(Setting.firstRow) a" as UsageMessage) + ("b \(Setting.inputFormat)" as UsageMessage)

@@ -245,8 +245,12 @@ struct HeaderlessCSVTests {
             spec: spec, input: "part.csv", in: scratch, columns: ["id", "phone", "note"], writesHeader: false,
             chunkSize: chunkSize)
         #expect(
-            failed.error?.message
+            failed.error?.message(naming: \.description, setting: SettingTests.flag)
                 == "\(scratch.path("part.csv")):4: expected 3 fields as in --columns, found 2")
+        #expect(
+            failed.error?.message
+                == "\(scratch.path("part.csv")):4: expected 3 fields as in the column list given for a header-less input, found 2"
+        )
         #expect(failed.error?.status == .dataError)
         #expect(!FileManager.default.fileExists(atPath: scratch.path("out.csv")), "no half-written output")
         let skipped = Self.run(
@@ -293,9 +297,12 @@ struct HeaderlessCSVTests {
             writesHeader: false)
         #expect(missing.error?.status == .config)
         #expect(
-            missing.error?.message
+            missing.error?.message(naming: \.description, setting: SettingTests.flag)
                 == "spec.json: columns[0] \"phone\": no column \"phone\" in \(scratch.path("part.csv")) (its columns, as --columns names them: \"id\", \"Phone\"); did you mean \"Phone\"?"
         )
+        #expect(
+            missing.error?.message.contains(
+                "(its columns, as the column list given for a header-less input names them: ") == true)
         let clash = Self.run(
             spec: try loadSpec(Self.phoneSpec), input: "part.csv", in: scratch,
             columns: ["id", "phone", "phone_status"], writesHeader: false)
