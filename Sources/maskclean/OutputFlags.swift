@@ -1,6 +1,7 @@
 // The command line's names for what the library names by role: each output is named in a
 // message by the flag that sets it, so that `the HTML report x is the input file` reads
-// `--html x is the input file`.
+// `--html x is the input file`; each setting by its flag too, so that `the first row of a
+// partition must be from 1` reads `--first-row must be from 1`.
 
 import MaskClean
 
@@ -23,6 +24,19 @@ extension ReportFormat {
 }
 
 extension MaskCleanError {
-    /// The message as the command line shows it: every output named by its flag.
-    var shown: String { message(naming: \.flag) }
+    /// The message as the command line shows it: every output and setting named by its flag.
+    var shown: String { message(naming: \.flag, setting: \.flag) }
+}
+
+extension Setting {
+    /// The flag that gives the setting on the command line.
+    var flag: String {
+        switch self {
+        case .inputFormat: "--input-format"
+        case .headerless: "--no-header"
+        case .columnNames: "--columns"
+        case .firstRow: "--first-row"
+        case .proposedColumns: "--only"
+        }
+    }
 }

@@ -96,7 +96,7 @@ struct RecordSample {
             case .oversizedRecord(let line):
                 let problem = RecordProblem.tooLong(
                     maximum: reader.maximumRecordBytes, insideQuotedField: reader.isInsideQuotedField)
-                throw .data(input.name, line: line, problem.description)
+                throw .data(input.name, line: line, problem.message)
             case .brokenStructure(let line):
                 throw .data(
                     input.name, line: line,
@@ -116,7 +116,7 @@ struct RecordSample {
             let record = batch.records[index]
             guard records < limit else { return }
             if record.problem >= 0 {
-                throw .data(file, line: record.line, batch.problems[record.problem].description)
+                throw .data(file, line: record.line, batch.problems[record.problem].message)
             }
             var cells: [(Int, String?)] = []
             if let names {
@@ -124,7 +124,7 @@ struct RecordSample {
                     let text = batch.text(record, slot)
                     guard let cell = String(validating: text, as: UTF8.self) else {
                         throw .data(
-                            file, line: record.line, RecordProblem.invalidUTF8InColumn(name).description)
+                            file, line: record.line, RecordProblem.invalidUTF8InColumn(name).message)
                     }
                     cells.append((column(name), cell))
                 }

@@ -115,11 +115,11 @@ public enum SpecProposer {
                     suggested.map { visible($0) == name } ?? false
                     ? " (that name holds a character messages show as an escape; what you typed is the escape's text)"
                     : ""
+                let typing: UsageMessage =
+                    typed.map { $0 == suggested ? "" : " Type it as \(Setting.proposedColumns) \($0)" } ?? ""
                 throw .usage(
-                    UsageMessage(
-                        "--only: no column \"\(name)\" in \(sample.file) (its columns: \(known))"
-                            + (suggested.map { "; did you mean \"\($0)\"?" } ?? "") + lookalike
-                            + (typed.map { $0 == suggested ? "" : " Type it as --only \($0)" } ?? "")))
+                    "\(Setting.proposedColumns): no column \"\(name)\" in \(sample.file) (its columns: \(known))\(suggested.map { "; did you mean \"\($0)\"?" } ?? "")\(lookalike)"
+                        + typing)
             }
             chosen = chosen.filter { only.contains(sample.columns[$0]) }
         }

@@ -23,14 +23,15 @@ public enum ExitStatus: Int32, Sendable {
 /// what is wrong. `status` says how it ends the run; `message` renders it as the one line a user
 /// reads.
 public enum MaskCleanError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Wrong use of the command line (or of the library's options): the outputs it names are
-    /// named by role, which the executable names by flag.
+    /// Wrong use of the command line (or of the library's options): the outputs and settings it
+    /// names are named by role, which the executable names by flag.
     case usage(UsageMessage)
     /// Malformed input data: the input's name, the line its record begins on (when one is
-    /// known), and what is wrong.
-    case data(_ file: String, line: Int?, _ reason: String)
-    /// A bad spec: the spec file, the place in it (`columns[0] "phone": format`), what is wrong.
-    case spec(_ file: String, _ place: String?, _ reason: String)
+    /// known), and what is wrong, its settings named in words as in a usage error.
+    case data(_ file: String, line: Int?, _ reason: UsageMessage)
+    /// A bad spec: the spec file, the place in it (`columns[0] "phone": format`), what is wrong,
+    /// its settings named in words as in a usage error.
+    case spec(_ file: String, _ place: String?, _ reason: UsageMessage)
     /// The input is missing or cannot be read.
     case noInput(_ file: String, _ reason: String)
     /// An output cannot be created.
@@ -58,15 +59,19 @@ public enum MaskCleanError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Outputs are named by role (`the HTML report`); `message(naming:)` names them otherwise.
     public var message: String { message(naming: \.description) }
 
-    /// The message with every output named as `name` says: the executable names each by the
-    /// flag that sets it (`--html`).
-    public func message(naming name: (OutputRole) -> String) -> String {
+    /// The message with every output named as `name` says, and every setting as `setting` says
+    /// (in words, unless told otherwise): the executable names each by the flag that sets it
+    /// (`--html`, `--first-row`).
+    public func message(
+        naming name: (OutputRole) -> String, setting: (Setting) -> String = { $0.description }
+    ) -> String {
         switch self {
-        case .usage(let reason): reason.rendered(naming: name)
+        case .usage(let reason): reason.rendered(naming: name, setting: setting)
         case .data(let file, let line, let reason):
-            line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)"
+            (line.map { "\(file):\($0): " } ?? "\(file): ") + reason.rendered(naming: name, setting: setting)
         case .spec(let file, let place, let reason):
-            [file, place, reason].compactMap { $0 }.joined(separator: ": ")
+            [file, place, reason.rendered(naming: name, setting: setting)].compactMap { $0 }.joined(
+                separator: ": ")
         case .noInput(let file, let reason), .cannotCreate(let file, let reason),
             .write(let file, let reason):
             "\(file): \(reason)"

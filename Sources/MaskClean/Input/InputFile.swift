@@ -77,7 +77,8 @@ public final class InputFile {
         let compression = pending.withBytes { Compression.fromMagic($0) }
         if let namedCompression, compression == nil {
             if pending.isEmpty {
-                throw .data(name, line: nil, Decompressor.Problem.truncated.reason(namedCompression))
+                throw .data(
+                    name, line: nil, UsageMessage(Decompressor.Problem.truncated.reason(namedCompression)))
             }
             throw .data(
                 name, line: nil,
@@ -87,7 +88,7 @@ public final class InputFile {
         do throws(Decompressor.Problem) {
             decompressor = try Decompressor(compression)
         } catch {
-            throw .data(name, line: nil, error.reason(compression))
+            throw .data(name, line: nil, UsageMessage(error.reason(compression)))
         }
     }
 
@@ -95,7 +96,7 @@ public final class InputFile {
         with decompressor: Decompressor, into buffer: UnsafeMutableRawBufferPointer
     ) throws(MaskCleanError) -> Int {
         func problem(_ problem: Decompressor.Problem) -> MaskCleanError {
-            .data(name, line: nil, problem.reason(decompressor.compression))
+            .data(name, line: nil, UsageMessage(problem.reason(decompressor.compression)))
         }
         while true {
             var fileEnded = false

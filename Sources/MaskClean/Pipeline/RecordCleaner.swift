@@ -35,8 +35,8 @@ public struct RecordCleaner {
             let known = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             throw .spec(
                 spec.file, column.place,
-                "no column \"\(column.name)\" in the records (their columns: \(known))"
-                    + didYouMean(column.name, in: columns))
+                "no column \"\(column.name)\" in the records (their columns: \(known))\(didYouMean(column.name, in: columns))"
+            )
         }
         let settings = SourceSettings(
             spec: spec, options: RunOptions(input: "", output: nil, jobs: 1), outputFormat: .csv,

@@ -67,7 +67,7 @@ struct RecordPump<Splitter: RecordSplitter> {
     private func passOversizedRecord(at line: Int, _ totals: inout RunTotals) throws(MaskCleanError) {
         let problem = RecordProblem.tooLong(
             maximum: reader.maximumRecordBytes, insideQuotedField: reader.isInsideQuotedField)
-        guard options.policy != .fail else { throw .data(input.name, line: line, problem.description) }
+        guard options.policy != .fail else { throw .data(input.name, line: line, problem.message) }
         try reader.skipOversizedRecord { (bytes: UnsafeBufferPointer<UInt8>) throws(MaskCleanError) in
             try outputs.writeQuarantine(UnsafeRawBufferPointer(bytes))
         }

@@ -34,6 +34,15 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     case numberTooLarge(key: String)
     case nulForCSV(key: String)
 
+    /// The problem as an error's reason: what `description` says, but with the column names
+    /// given for a header-less input named as a setting, which the executable shows by its flag.
+    /// (A rejection's reason in a report keeps `description`.)
+    var message: UsageMessage {
+        guard case .fieldCount(let expected, let found, true) = self else { return UsageMessage(description) }
+        return
+            "expected \(expected) field\(expected == 1 ? "" : "s") as in \(Setting.columnNames), found \(found)"
+    }
+
     var description: String {
         switch self {
         case .nulByte: "NUL byte in the data"
@@ -107,7 +116,7 @@ struct RejectPolicy: Sendable {
         into result: inout ChunkResult
     ) -> Outcome {
         guard policy != .fail else {
-            result.fatal = .data(file, line: line, problem.description)
+            result.fatal = .data(file, line: line, problem.message)
             return .stop
         }
         result.rejections.append(Rejection(line: line, reason: problem.description))

@@ -107,7 +107,8 @@ public enum Runner {
         let outputFormat = options.outputFormat ?? inputFormat
         if let firstRow = options.firstRow, !(1...Count.maximum).contains(firstRow) {
             throw .usage(
-                "--first-row must be from 1 to \(Count.maximum) (the row number of the input's first record)")
+                "\(Setting.firstRow) must be from 1 to \(Count.maximum) (the row number of the input's first record)"
+            )
         }
         try options.checkColumnNames(inputFormat: inputFormat)
         try Outputs.checkPaths(options, spec: spec.file)
@@ -134,7 +135,7 @@ public enum Runner {
             if let problem = Partition(part: options.part, firstRow: options.firstRow, rows: report.rows)
                 .rowsPastMaximum
             {
-                throw .data(input.name, line: nil, problem)
+                throw .data(input.name, line: nil, UsageMessage(problem))
             }
             report.placeInPartition(part: options.part, firstRow: options.firstRow)
             if options.redactSamples { report.redactSamples() }
@@ -151,7 +152,7 @@ public enum Runner {
     static func format(of path: String) throws(MaskCleanError) -> RecordFormat {
         if let format = RecordFormat.fromExtension(of: path) { return format }
         let what = path == "-" ? "standard input" : "\(path) from its extension"
-        throw .usage("cannot tell the format of \(what); use --input-format csv|tsv|json|ndjson")
+        throw .usage("cannot tell the format of \(what); use \(Setting.inputFormat) csv|tsv|json|ndjson")
     }
 }
 

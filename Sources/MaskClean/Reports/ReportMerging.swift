@@ -139,7 +139,9 @@ extension Report {
                     }
                     seen[part] = partial.file
                 }
-                if let problem = partition.rowsPastMaximum { throw .data(partial.file, line: nil, problem) }
+                if let problem = partition.rowsPastMaximum {
+                    throw .data(partial.file, line: nil, UsageMessage(problem))
+                }
                 if partition.firstRow == nil {
                     everyRowKnown = false
                 } else {
@@ -156,12 +158,13 @@ extension Report {
         // how many rows the whole input has).
         if everyRowKnown, let first = ranges.first, first.partition.firstRow! != firstRow {
             let start = first.partition.firstRow!
-            let from = firstRow == 1 ? "" : " (merge --first-row \(firstRow))"
+            let from: UsageMessage = firstRow == 1 ? "" : " (merge \(Setting.firstRow) \(firstRow))"
             throw .data(
                 first.file, line: nil,
                 start > firstRow
-                    ? "rows \(firstRow)–\(start - 1) are in none of the partial reports (the first starts at row \(start)): a partition is missing; to merge some of an input's partitions, give the row they start at with --first-row"
-                    : "it starts at row \(start), before row \(firstRow) where the partial reports start\(from)"
+                    ? "rows \(firstRow)–\(start - 1) are in none of the partial reports (the first starts at row \(start)): a partition is missing; to merge some of an input's partitions, give the row they start at with \(Setting.firstRow)"
+                    : "it starts at row \(start), before row \(firstRow) where the partial reports start"
+                        + from
             )
         }
         for (earlier, later) in zip(ranges, ranges.dropFirst()) {

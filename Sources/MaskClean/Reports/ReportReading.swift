@@ -65,7 +65,7 @@ private struct ReportParser {
     static let maximumKeys = 64
 
     func failure(at offset: Int, _ what: String) -> MaskCleanError {
-        .data(file, line: JSONScanner(text).lineAndColumn(of: offset).line, what)
+        .data(file, line: JSONScanner(text).lineAndColumn(of: offset).line, UsageMessage(what))
     }
 
     func fail(_ node: JSONSpan, _ place: String, _ what: String) -> MaskCleanError {

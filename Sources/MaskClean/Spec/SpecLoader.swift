@@ -88,7 +88,7 @@ struct SpecReader {
 
     /// An error at `node` (at the line of `key` in it, when given), about `place`.
     func fail(_ node: JSONNode?, key: String? = nil, _ place: String?, _ what: String) -> MaskCleanError {
-        .spec(located(node, key: key), place, what)
+        .spec(located(node, key: key), place, UsageMessage(what))
     }
 
     /// The file, with the line of `node` (or of `key` in it) for a YAML spec: `spec.yaml:14`.

@@ -77,7 +77,7 @@ struct YAMLSpec {
     }
 
     private func fail(line: Int, _ what: String) -> MaskCleanError {
-        .spec("\(file):\(line)", nil, what)
+        .spec("\(file):\(line)", nil, UsageMessage(what))
     }
 
     private func fail(_ node: Node, _ what: String) -> MaskCleanError {

@@ -66,7 +66,8 @@ struct Describe: ParsableCommand {
         var names: [String] = []
         for text in only {
             do throws(MaskCleanError) {
-                names += try ColumnList.fields(of: text, delimiter: UInt8(ascii: ","), option: "--only")
+                names += try ColumnList.fields(
+                    of: text, delimiter: UInt8(ascii: ","), option: .proposedColumns)
             } catch {
                 throw ValidationError(visible(error.shown))
             }

@@ -331,7 +331,7 @@ struct DescribeTests {
         options.only = ["Phone"]
         #expect(
             throws: MaskCleanError.usage(
-                "--only: no column \"Phone\" in \(csv) (its columns: \"id\", \"phone\", \"zip\"); did you mean \"phone\"?"
+                "\(Setting.proposedColumns): no column \"Phone\" in \(csv) (its columns: \"id\", \"phone\", \"zip\"); did you mean \"phone\"?"
             )
         ) { try SpecProposer.describe(options) }
     }

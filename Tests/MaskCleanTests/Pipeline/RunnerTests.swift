@@ -30,14 +30,14 @@ struct RunnerTests {
         #expect(try Runner.format(of: "export.json") == .json)
         #expect(
             throws: MaskCleanError.usage(
-                "cannot tell the format of export.txt from its extension; use --input-format csv|tsv|json|ndjson"
+                "cannot tell the format of export.txt from its extension; use \(Setting.inputFormat) csv|tsv|json|ndjson"
             )
         ) {
             try Runner.format(of: "export.txt")
         }
         #expect(
             throws: MaskCleanError.usage(
-                "cannot tell the format of standard input; use --input-format csv|tsv|json|ndjson")
+                "cannot tell the format of standard input; use \(Setting.inputFormat) csv|tsv|json|ndjson")
         ) {
             try Runner.format(of: "-")
         }

@@ -189,7 +189,7 @@ struct ReportMergingTests {
         #expect(
             throws: MaskCleanError.data(
                 "part-1.json", line: nil,
-                "rows 1–100 are in none of the partial reports (the first starts at row 101): a partition is missing; to merge some of an input's partitions, give the row they start at with --first-row"
+                "rows 1–100 are in none of the partial reports (the first starts at row 101): a partition is missing; to merge some of an input's partitions, give the row they start at with \(Setting.firstRow)"
             )
         ) {
             try Report.merging([partials[2], partials[1]], spec: spec)
@@ -199,7 +199,7 @@ struct ReportMergingTests {
         #expect(
             throws: MaskCleanError.data(
                 "part-1.json", line: nil,
-                "rows 51–100 are in none of the partial reports (the first starts at row 101): a partition is missing; to merge some of an input's partitions, give the row they start at with --first-row"
+                "rows 51–100 are in none of the partial reports (the first starts at row 101): a partition is missing; to merge some of an input's partitions, give the row they start at with \(Setting.firstRow)"
             )
         ) {
             try Report.merging([partials[1], partials[2]], spec: spec, firstRow: 51)
@@ -207,7 +207,8 @@ struct ReportMergingTests {
         #expect(
             throws: MaskCleanError.data(
                 "part-0.json", line: nil,
-                "it starts at row 1, before row 101 where the partial reports start (merge --first-row 101)")
+                "it starts at row 1, before row 101 where the partial reports start (merge \(Setting.firstRow) 101)"
+            )
         ) {
             try Report.merging(partials, spec: spec, firstRow: 101)
         }

@@ -28,11 +28,12 @@ struct CSVSource: RecordSource {
         for column in spec.columns {
             guard let indices = fieldIndex[column.name] else {
                 let known = header.names.map { "\"\($0)\"" }.joined(separator: ", ")
-                let named = given == nil ? "its columns" : "its columns, as --columns names them"
+                let named: UsageMessage =
+                    given == nil ? "its columns" : "its columns, as \(Setting.columnNames) names them"
                 throw .spec(
                     spec.file, column.place,
-                    "no column \"\(column.name)\" in \(input.name) (\(named): \(known))"
-                        + didYouMean(column.name, in: header.names))
+                    "no column \"\(column.name)\" in \(input.name) (\(named): \(known))\(didYouMean(column.name, in: header.names))"
+                )
             }
             guard indices.count == 1 else {
                 throw .data(
@@ -148,7 +149,8 @@ struct CSVHeader {
         }
         if parsed && !fields.ended { parsed = parser.finish() }
         guard parsed, fields.ended else {
-            throw .data(input.name, line: 1, parsed ? "no header line" : parser.errorDescription)
+            throw .data(
+                input.name, line: 1, UsageMessage(parsed ? "no header line" : parser.errorDescription))
         }
         var names: [String] = []
         for field in fields.fields {

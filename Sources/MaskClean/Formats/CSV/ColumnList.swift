@@ -7,14 +7,14 @@ public enum ColumnList {
     /// `delimiter`, so a name holding the delimiter is quoted (`id,"name, full",phone`). A usage
     /// error when it is not one record of distinct, non-empty names.
     public static func parse(_ text: String, delimiter: UInt8) throws(MaskCleanError) -> [String] {
-        let names = try fields(of: text, delimiter: delimiter, option: "--columns", line: "header line")
+        let names = try fields(of: text, delimiter: delimiter, option: .columnNames, line: "header line")
         try check(names)
         return names
     }
 
     /// `text` read as one CSV record with `delimiter`: its fields, unchecked. `option` and `line`
-    /// say in a message what the text is (`--only`, `line`).
-    public static func fields(of text: String, delimiter: UInt8, option: String, line: String = "line")
+    /// say in a message what the text is (`Setting.proposedColumns`, `line`).
+    public static func fields(of text: String, delimiter: UInt8, option: Setting, line: String = "line")
         throws(MaskCleanError) -> [String]
     {
         let fields = HeaderFields()
@@ -86,15 +86,20 @@ public enum ColumnList {
     /// empty, no name twice (a masked column would be ambiguous, a JSON record's key doubled).
     public static func check(_ names: [String]) throws(MaskCleanError) {
         guard !names.isEmpty else {
-            throw .usage("--columns is empty; name the input's columns in order: --columns id,name,phone")
+            throw .usage(
+                "\(Setting.columnNames) is empty; name the input's columns in order: \(Setting.columnNames) id,name,phone"
+            )
         }
         var first: [String: Int] = [:]
         for (index, name) in names.enumerated() {
             guard !name.isEmpty else {
-                throw .usage("--columns: column \(index + 1) of \(names.count) has an empty name")
+                throw .usage(
+                    "\(Setting.columnNames): column \(index + 1) of \(names.count) has an empty name")
             }
             if let earlier = first[name] {
-                throw .usage("--columns names \"\(name)\" twice (columns \(earlier + 1) and \(index + 1))")
+                throw .usage(
+                    "\(Setting.columnNames) names \"\(name)\" twice (columns \(earlier + 1) and \(index + 1))"
+                )
             }
             first[name] = index
         }
@@ -107,7 +112,8 @@ extension RunOptions {
         guard let columnNames else { return }
         guard !inputFormat.isJSON else {
             throw .usage(
-                "--no-header is for CSV and TSV input; \(inputFormat.rawValue) records name their own keys")
+                "\(Setting.headerless) is for CSV and TSV input; \(inputFormat.rawValue) records name their own keys"
+            )
         }
         try ColumnList.check(columnNames)
     }

@@ -42,7 +42,7 @@ struct JSONArraySource: RecordSource {
                 guard bytes[position] == UInt8(ascii: "[") else {
                     throw .data(
                         input.name, line: line,
-                        "expected a JSON array of records ('['); for one object a line, use --input-format ndjson"
+                        "expected a JSON array of records ('['); for one object a line, use \(Setting.inputFormat) ndjson"
                     )
                 }
                 (records, start) = try JSONRecords.open(
@@ -128,8 +128,8 @@ private struct JSONRecords {
             let known = totals.keysSeen.map { "\"\($0)\"" }.joined(separator: ", ")
             throw .spec(
                 spec.file, column.place,
-                "no record of \(plan.file) has the key \"\(column.name)\" (keys seen: \(known))"
-                    + didYouMean(column.name, in: totals.keysSeen))
+                "no record of \(plan.file) has the key \"\(column.name)\" (keys seen: \(known))\(didYouMean(column.name, in: totals.keysSeen))"
+            )
         }
     }
 

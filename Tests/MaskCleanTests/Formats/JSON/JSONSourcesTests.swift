@@ -91,7 +91,8 @@ struct JSONSourcesTests {
     func notAnArray() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("data.json")
-        let hint = "expected a JSON array of records ('['); for one object a line, use --input-format ndjson"
+        let hint: UsageMessage =
+            "expected a JSON array of records ('['); for one object a line, use \(Setting.inputFormat) ndjson"
         #expect(throws: MaskCleanError.data(path, line: 1, hint)) {
             try array("{\"phone\": \"5551234567\"}\n{\"phone\": \"555\"}\n", in: folder)
         }
@@ -139,7 +140,8 @@ struct JSONSourcesTests {
         let lines = "{\"phone\": \"5551234567\"}\n"
         for marked in [true, false] {
             for bigEndian in [false, true] {
-                let refusal = "UTF-16 is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)"
+                let refusal: UsageMessage =
+                    "UTF-16 is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)"
                 #expect(throws: MaskCleanError.data(folder.path("data.ndjson"), line: nil, refusal)) {
                     try ndjson(utf16(lines, marked: marked, bigEndian: bigEndian), in: folder)
                 }
