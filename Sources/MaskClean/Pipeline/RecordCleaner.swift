@@ -59,9 +59,9 @@ public struct RecordCleaner {
     }
 
     /// Masks `records`, each its cells in `columns` order, and returns each with its added cells;
-    /// the report counts them. A record with another number of cells, or a masked cell that is
-    /// not UTF-8, is an error naming the record (counted from 1 over every call), and nothing of
-    /// this call's records is counted.
+    /// the report counts them. A record with another number of cells is an error naming the
+    /// record (counted from 1 over every call), and nothing of this call's records is counted.
+    /// (A Swift `String` is always UTF-8, so no cell is refused for its text.)
     public mutating func clean(_ records: [[String]]) throws(MaskCleanError) -> [[String]] {
         let bytes = ByteBuffer()
         let batch = RecordBatch()
@@ -93,7 +93,6 @@ public struct RecordCleaner {
             }
         }
         batch.bytes = bytes.bytes
-        batch.fieldsPerRecord = inputColumns.count
         let result = stage.process(batch, into: ByteBuffer())
         if let fatal = result.fatal { throw fatal }
         totals.add(result)

@@ -15,10 +15,9 @@ final class RecordBatch {
     @exclusivity(unchecked) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// The records in input order, bad ones included where they were read.
     @exclusivity(unchecked) var records = BatchList<Record>()
-    /// Each record's fields, `fieldsPerRecord` of them from `Record.firstField`: the reader's
-    /// slots (docs/architecture.md: which fields a reader is asked for).
+    /// Each record's fields from `Record.firstField`, one per slot the reader was asked for
+    /// (docs/architecture.md: which fields a reader hands over); a bad record has none.
     @exclusivity(unchecked) var fields = BatchList<Field>()
-    @exclusivity(unchecked) var fieldsPerRecord = 0
     /// The texts the reader decoded.
     @exclusivity(unchecked) var decoded = ByteBuffer()
     /// Why each bad record is bad, in order: `Record.problem` indexes it.
@@ -114,9 +113,8 @@ final class RecordBatch {
     }
 
     /// Empties the batch for the chunk `bytes`, keeping the arrays' capacity.
-    func reset(_ bytes: UnsafeBufferPointer<UInt8>, fieldsPerRecord: Int) {
+    func reset(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        self.fieldsPerRecord = fieldsPerRecord
         records.truncate(to: 0)
         fields.truncate(to: 0)
         // Room for a chunk of typical records at once: growing from nothing copied the first

@@ -9,7 +9,7 @@ struct CSVInputPlan: Sendable {
     var columnNames: [String] = []
     /// For each input field, its slot in a batch record, or -1 when no stage wants it: every
     /// field when a writer must write the fields one by one, else the masked ones
-    /// (`RecordBatch.fieldsPerRecord` is the slots' count).
+    /// (a good record has `slots` fields in the batch).
     var slotOfField: [Int]
     /// Records longer than this are malformed input, not data (a runaway quote, a 100 MB cell).
     var maximumRecordBytes: Int
@@ -53,7 +53,7 @@ final class CSVRecordReader: RecordReader, CSVFieldSink {
 
     /// Reads `chunk` into `batch`, whose spans then point into the chunk.
     func read(_ chunk: Chunk) {
-        batch.reset(chunk.bytes, fieldsPerRecord: plan.slots)
+        batch.reset(chunk.bytes)
         parser.reset()
         startRecord()
         read(chunk.bytes, chunk: chunk)

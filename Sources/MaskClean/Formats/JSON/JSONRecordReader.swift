@@ -93,7 +93,7 @@ final class JSONRecordReader: RecordReader {
 
     /// Reads `chunk` into `batch`, whose spans then point into the chunk.
     func read(_ chunk: Chunk) {
-        batch.reset(chunk.bytes, fieldsPerRecord: plan.slots)
+        batch.reset(chunk.bytes)
         batch.textIsUTF8 = true
         chunkStart = chunk.bytes.baseAddress ?? chunkStart
         for index in maskedKeysSeen.indices { maskedKeysSeen[index] = false }
