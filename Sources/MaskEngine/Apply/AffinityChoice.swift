@@ -349,7 +349,7 @@ extension CellStatus {
         switch self {
         case .complete: 2
         case .lossy: 1
-        case .incomplete, .empty: 0
+        case .incomplete, .empty, .invalid: 0
         }
     }
 }

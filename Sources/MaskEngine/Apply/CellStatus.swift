@@ -8,6 +8,9 @@ public enum CellStatus: String, Sendable, CaseIterable, Hashable {
     case incomplete
     /// The input is missing, null or the empty string; it is not masked.
     case empty
+    /// The value fits a format (it would be complete or lossy) but fails its column's check: an
+    /// impossible date, a wrong check digit. A format never decides it; maskclean's checks do.
+    case invalid
 
     public init(complete: Bool, droppedDataCharacters: Int) {
         if !complete {

@@ -17,6 +17,7 @@ public struct Mask: Sendable {
     public init(format: String, options: SyntaxOptions = SyntaxOptions()) throws(FormatError) {
         self.format = format
         self.program = try InputMaskSyntax.compile(format: format, options: options)
+            .counting(significant: options.significant)
     }
 
     init(format: String, program: Program) {
@@ -152,5 +153,52 @@ public struct ApplyCounts: Sendable {
 func withScratch<Result>(_ count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Result) -> Result {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { buffer in
         body(buffer.baseAddress!)
+    }
+}
+
+/// A run of value steps with no literal between them: the day, the month or the year of a date
+/// format such as `[00]/[00]/[0000]`.
+public struct ValueGroup: Sendable, Hashable {
+    /// The characters a complete value puts in it, at the least.
+    public var minimumLength: Int
+    /// The most it can hold; nil after an ellipsis.
+    public var maximumLength: Int?
+
+    public init(minimumLength: Int, maximumLength: Int?) {
+        self.minimumLength = minimumLength
+        self.maximumLength = maximumLength
+    }
+}
+
+extension Mask {
+    /// The format's groups of value steps, left to right as the formatted value shows them: a
+    /// literal ends a group (`[00]/[00]/[0000]` has three, `[00000000]` one).
+    public var valueGroups: [ValueGroup] {
+        var groups: [ValueGroup] = []
+        var current: ValueGroup?
+        let steps = rightToLeft ? Array(program.steps.reversed()) : program.steps
+        for step in steps {
+            if step.isLiteral {
+                if let group = current { groups.append(group) }
+                current = nil
+                continue
+            }
+            var group = current ?? ValueGroup(minimumLength: 0, maximumLength: 0)
+            switch step.kind {
+            case .slot: group.minimumLength += 1
+            case .ellipsis: group.maximumLength = nil
+            default: break
+            }
+            if step.kind != .ellipsis { group.maximumLength = group.maximumLength.map { $0 + 1 } }
+            current = group
+        }
+        if let group = current { groups.append(group) }
+        return groups
+    }
+
+    /// The format's literal characters, in order: whatever the formatted value shows that no
+    /// value character put there.
+    public var literalCharacters: [Character] {
+        program.steps.filter(\.isLiteral).map { program.literals[Int($0.index)].character }
     }
 }

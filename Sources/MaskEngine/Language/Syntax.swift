@@ -37,14 +37,19 @@ public struct SyntaxOptions: Sendable, Hashable {
     public var template: String?
     /// `maskara`: the literal symbol characters (Maskara's `allowedSymbolTokens`).
     public var symbols: String?
+    /// Every syntax: characters whose loss makes a value lossy, as letters and digits do (a
+    /// column's `significant`: the sign and decimal point of a number).
+    public var significant: String
 
     public init(
-        notations: [Notation] = [], rightToLeft: Bool = false, template: String? = nil, symbols: String? = nil
+        notations: [Notation] = [], rightToLeft: Bool = false, template: String? = nil, symbols: String? = nil,
+        significant: String = ""
     ) {
         self.notations = notations
         self.rightToLeft = rightToLeft
         self.template = template
         self.symbols = symbols
+        self.significant = significant
     }
 }
 
@@ -114,6 +119,7 @@ extension Mask {
     /// Compiles a format written in any of the syntaxes.
     public init(syntax: Syntax, format: String, options: SyntaxOptions = SyntaxOptions()) throws(FormatError)
     {
-        self.init(format: format, program: try syntax.definition.compile(format: format, options: options))
+        let program = try syntax.definition.compile(format: format, options: options)
+        self.init(format: format, program: program.counting(significant: options.significant))
     }
 }

@@ -69,6 +69,8 @@ final class Program: Sendable {
     /// Characters whose loss counts: letters, digits, and the sets of custom notations in use.
     let dataASCII: ASCIIBitmap
     let dataClasses: [CharacterClass]
+    /// The characters the column counts as data besides those (`SyntaxOptions.significant`).
+    let significant: CharacterClass?
     /// Whether every literal is a character that cannot merge with its neighbours, so that on
     /// ASCII input the output's grapheme clusters are exactly the characters written.
     let literalsAreInert: Bool
@@ -83,7 +85,8 @@ final class Program: Sendable {
 
     init(
         steps: [Step], classes: [CharacterClass], literals: [Literal], placeholders: [Character],
-        templateCharacters: [Character?], syntax: any MaskSyntax.Type, rightToLeft: Bool
+        templateCharacters: [Character?], syntax: any MaskSyntax.Type, rightToLeft: Bool,
+        significant: CharacterClass? = nil
     ) {
         self.rightToLeft = rightToLeft
         self.templateCharacters = templateCharacters
@@ -114,6 +117,11 @@ final class Program: Sendable {
                 dataASCII.formUnion(characterClass.asciiBitmap)
             }
         }
+        if let significant {
+            dataClasses.append(significant)
+            dataASCII.formUnion(significant.asciiBitmap)
+        }
+        self.significant = significant
         self.dataASCII = dataASCII
         self.dataClasses = dataClasses
         self.literalsAreInert = literals.allSatisfy { $0.character.isInert }
@@ -125,6 +133,15 @@ final class Program: Sendable {
             steps.contains { $0.kind == .ellipsis } ? Int.max : steps.count,
             reachable.count { $0.kind == .slot }
         )
+    }
+
+    /// This program, with `characters` counted as data too: dropping one makes a value lossy.
+    func counting(significant characters: String) -> Program {
+        guard !characters.isEmpty else { return self }
+        return Program(
+            steps: steps, classes: classes, literals: literals, placeholders: placeholders,
+            templateCharacters: templateCharacters, syntax: syntax, rightToLeft: rightToLeft,
+            significant: .scalars(of: characters))
     }
 
     /// The ASCII letters and digits, worked out once for the process rather than per program.
