@@ -43,6 +43,7 @@ final class CellMasker {
         case .lossy: text = "lossy"
         case .incomplete: text = "incomplete"
         case .empty: text = "empty"
+        case .invalid: text = "invalid"
         }
         return UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }

@@ -69,18 +69,21 @@ public struct ColumnStats: Sendable, Equatable {
     public var lossy = 0
     public var incomplete = 0
     public var empty = 0
+    /// Cells that fit a format but failed the column's check (docs/cell-status.md).
+    public var invalid = 0
     public var droppedCharacters = 0
     /// How many non-empty cells each format was chosen for, by index (0: the primary format).
     public var formatCounts: [Int]
     public var lossySamples: [Sample] = []
     public var incompleteSamples: [Sample] = []
+    public var invalidSamples: [Sample] = []
 
     public init(formats: Int, samples: Int = 5) {
         formatCounts = Array(repeating: 0, count: formats)
         samplesKept = samples
     }
 
-    public var cells: Int { complete + lossy + incomplete + empty }
+    public var cells: Int { complete + lossy + incomplete + empty + invalid }
 
     /// Counts one cell. `value` is only asked for when the cell becomes a sample.
     mutating func count(_ status: CellStatus, format: Int, dropped: Int, row: Int, value: () -> String) {
@@ -95,6 +98,9 @@ public struct ColumnStats: Sendable, Equatable {
             if incompleteSamples.count < samplesKept {
                 incompleteSamples.append(Sample(row: row, value: value()))
             }
+        case .invalid:
+            invalid += 1
+            if invalidSamples.count < samplesKept { invalidSamples.append(Sample(row: row, value: value())) }
         case .empty:
             empty += 1
             return
@@ -109,6 +115,7 @@ public struct ColumnStats: Sendable, Equatable {
         lossy += later.lossy
         incomplete += later.incomplete
         empty += later.empty
+        invalid += later.invalid
         droppedCharacters += later.droppedCharacters
         for index in formatCounts.indices { formatCounts[index] += later.formatCounts[index] }
         for sample in later.lossySamples where lossySamples.count < samplesKept {
@@ -116,6 +123,9 @@ public struct ColumnStats: Sendable, Equatable {
         }
         for sample in later.incompleteSamples where incompleteSamples.count < samplesKept {
             incompleteSamples.append(Sample(row: sample.row + rowOffset, value: sample.value))
+        }
+        for sample in later.invalidSamples where invalidSamples.count < samplesKept {
+            invalidSamples.append(Sample(row: sample.row + rowOffset, value: sample.value))
         }
     }
 }
@@ -131,8 +141,8 @@ public struct Report: Sendable {
         /// partition had (`--part`), which `merge` judges over every partition.
         public var keyFound = true
 
-        /// Every record read counts in one of the five: complete, lossy, incomplete, empty or
-        /// rejected.
+        /// Every record read counts in one of the six: complete, lossy, incomplete, invalid, empty
+        /// or rejected.
         public var rows: Int { stats.cells + rejected }
 
         /// complete ÷ (rows − empty), or complete ÷ rows when the column is `required`: a
@@ -141,9 +151,23 @@ public struct Report: Sendable {
             Ratio(stats.complete, of: spec.required ? rows : rows - stats.empty)
         }
 
-        public var passed: Bool {
+        /// invalid ÷ the complete ratio's divisor: the share of counted cells that fit a format but
+        /// failed the column's check.
+        public var invalidRatio: Ratio {
+            Ratio(stats.invalid, of: spec.required ? rows : rows - stats.empty)
+        }
+
+        /// At least `minComplete` complete, and at most `maxInvalid` invalid.
+        public var passed: Bool { completePassed && invalidPassed }
+
+        public var completePassed: Bool {
             guard let minimum = spec.minComplete else { return true }
             return completeRatio.meets(minimum)
+        }
+
+        public var invalidPassed: Bool {
+            guard let maximum = spec.maxInvalid else { return true }
+            return invalidRatio.isAtMost(maximum)
         }
 
         /// Passed, but below `warnComplete`: the reports say WARN, the exit status stays 0.
@@ -204,6 +228,7 @@ public struct Report: Sendable {
         for index in columns.indices {
             columns[index].stats.lossySamples = columns[index].stats.lossySamples.map(\.redacted)
             columns[index].stats.incompleteSamples = columns[index].stats.incompleteSamples.map(\.redacted)
+            columns[index].stats.invalidSamples = columns[index].stats.invalidSamples.map(\.redacted)
         }
     }
 
@@ -225,6 +250,7 @@ public struct Report: Sendable {
         for index in columns.indices {
             columns[index].stats.lossySamples = placed(columns[index].stats.lossySamples)
             columns[index].stats.incompleteSamples = placed(columns[index].stats.incompleteSamples)
+            columns[index].stats.invalidSamples = placed(columns[index].stats.invalidSamples)
         }
         for index in rejected.indices { rejected[index].part = part }
         blankLineParts = Array(repeating: part, count: blankLineNumbers.count)
@@ -255,6 +281,12 @@ public struct Ratio: Sendable, Equatable {
     public func meets(_ threshold: Double) -> Bool {
         guard denominator > 0 else { return true }
         return Decimal(numerator) >= Self.decimal(threshold) * Decimal(denominator)
+    }
+
+    /// Whether the ratio is at most `threshold`, decided exactly as `meets` is.
+    public func isAtMost(_ threshold: Double) -> Bool {
+        guard denominator > 0 else { return true }
+        return Decimal(numerator) <= Self.decimal(threshold) * Decimal(denominator)
     }
 
     /// 1 when there is nothing to divide by.

@@ -42,6 +42,14 @@ public struct ColumnSpec: Sendable {
     public var minComplete: Double?
     /// Below this complete ratio (at least `minComplete`) the reports say WARN; it never fails a run.
     public var warnComplete: Double?
+    /// The highest acceptable share of invalid cells, 0…1 (same divisor as the complete ratio).
+    public var maxInvalid: Double?
+    /// What a cell must pass, besides fitting a format, to be complete (`check`).
+    public var check: ColumnCheck?
+    /// Letters of the formatted and extracted values in upper or lower case (`case`).
+    public var letterCase = LetterCase.keep
+    /// Characters removed from a value before it is masked (`ignore`): they are never lost.
+    public var ignore = ""
     /// The spec's `samples`: how many cells of each status the report keeps for this column.
     public var samples = 5
     /// Strip leading and trailing white space (Unicode White_Space) before masking.
@@ -55,10 +63,13 @@ public struct ColumnSpec: Sendable {
     public var extractedColumn: String?
     public var statusColumn: String?
     public var templateColumn: String?
+    /// The canonical form's column, for a check that has one (`normalizedColumn`).
+    public var normalizedColumn: String?
     public var placeholderCharacter: Character
     /// The options only the column's syntax has, as one value (input-mask's notations, the spec's
     /// and the column's own merged, and right to left; akmask's template; maskara's symbols):
-    /// kept for the spec's fingerprint, which covers everything that decides a cell.
+    /// kept for the spec's fingerprint, which covers everything that decides a cell. Its
+    /// `significant` is the column's `significant`, for every syntax.
     public var syntaxOptions = SyntaxOptions()
     /// The column's formats, compiled.
     public var mask: AffineMask
@@ -67,7 +78,7 @@ public struct ColumnSpec: Sendable {
     public var place: String { "columns[\(index)] \"\(name)\"" }
 
     public var addedColumns: [String] {
-        [formattedColumn, extractedColumn, statusColumn, templateColumn].compactMap { $0 }
+        [formattedColumn, extractedColumn, statusColumn, templateColumn, normalizedColumn].compactMap { $0 }
     }
 
     /// The format texts, primary first, as written in the spec: the report's `formats` keys.
@@ -77,6 +88,13 @@ public struct ColumnSpec: Sendable {
 /// What a column's `replace` writes into the input column.
 public enum Replacement: String, Sendable, CaseIterable {
     case formatted, extracted
+    /// The check's canonical form (`normalizedColumn`'s value).
+    case normalized
+}
+
+/// The case of letters in a column's formatted and extracted values (`case`).
+public enum LetterCase: String, Sendable, CaseIterable {
+    case keep, upper, lower
 }
 
 extension Spec {

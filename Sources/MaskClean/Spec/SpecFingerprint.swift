@@ -41,6 +41,20 @@ enum SpecFingerprint {
             lines.append("  minComplete \(column.minComplete.map { "\(Ratio.decimal($0))" } ?? "null")")
             lines.append("  warnComplete \(column.warnComplete.map { "\(Ratio.decimal($0))" } ?? "null")")
             lines.append("  replace \(column.replace?.rawValue ?? "null")")
+            // Lines a spec without the keys of checks, case and separators (docs/spec.md#checks)
+            // does not write: its fingerprint stays what it was before they existed.
+            if let check = column.check {
+                lines.append("  check \(check.name.rawValue)")
+                lines.append("  dateOrder \(check.dateOrder?.rawValue ?? "null")")
+                lines.append("  luhnPrefix \(quoted(check.luhnPrefix))")
+                lines.append("  normalizedColumn \(column.normalizedColumn.map(quoted) ?? "null")")
+                lines.append("  maxInvalid \(column.maxInvalid.map { "\(Ratio.decimal($0))" } ?? "null")")
+            }
+            if column.letterCase != .keep { lines.append("  case \(column.letterCase.rawValue)") }
+            if !column.ignore.isEmpty { lines.append("  ignore \(quoted(column.ignore))") }
+            if !column.syntaxOptions.significant.isEmpty {
+                lines.append("  significant \(quoted(column.syntaxOptions.significant))")
+            }
             lines.append("  replaceIncomplete \(column.replaceIncomplete)")
             for (key, name) in [
                 ("formattedColumn", column.formattedColumn), ("extractedColumn", column.extractedColumn),

@@ -11,7 +11,8 @@ public enum SpecLoader {
         "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",
         "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
         "templateColumn", "placeholderCharacter", "template", "symbols", "trim", "replace",
-        "replaceIncomplete", "warnComplete",
+        "replaceIncomplete", "warnComplete", "maxInvalid", "check", "dateOrder", "luhnPrefix",
+        "normalizedColumn", "case", "ignore", "significant",
     ]
     public static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
 
@@ -187,8 +188,18 @@ struct SpecReader {
                 ? fail(members["notations"], key("notations"), error.description)
                 : fail(specNotationsNode, "notations", error.description)
         }
+        var ignore = ""
+        if let node = members["ignore"] { ignore = try string(node, place: key("ignore")) }
+        var significant = ""
+        if let node = members["significant"] { significant = try string(node, place: key("significant")) }
+        if let both = ignore.first(where: significant.contains) {
+            throw fail(
+                members["significant"], key("significant"),
+                "\(JSONTextWriter.quoted(String(both))) is in \"ignore\" too: a character is either removed before masking or counted")
+        }
         let syntaxOptions = SyntaxOptions(
-            notations: notations, rightToLeft: rightToLeft, template: template, symbols: symbols)
+            notations: notations, rightToLeft: rightToLeft, template: template, symbols: symbols,
+            significant: significant)
         let mask: AffineMask
         do {
             mask = try AffineMask(
@@ -219,6 +230,9 @@ struct SpecReader {
         column.trim = trim
         column.warnComplete = warnComplete
         (column.replace, column.replaceIncomplete) = (replace, replaceIncomplete)
+        column.ignore = ignore
+        column.letterCase = try enumValue(members["case"], LetterCase.self, place: key("case")) ?? .keep
+        try readCheck(members, node: node, formatNode: formatNode, into: &column)
         return column
     }
 
@@ -253,6 +267,7 @@ struct SpecReader {
             for (key, name) in [
                 ("formattedColumn", column.formattedColumn), ("extractedColumn", column.extractedColumn),
                 ("statusColumn", column.statusColumn), ("templateColumn", column.templateColumn),
+                ("normalizedColumn", column.normalizedColumn),
             ] {
                 guard let name else { continue }
                 if let other = seen[name] {
