@@ -1,7 +1,7 @@
 import MaskEngine
 
 /// Which cells a spec column adds after the record's own, in this order: formatted, extracted,
-/// status, template. Kept apart from `ColumnSpec`, whose many strings would be
+/// status, template, normalized. Kept apart from `ColumnSpec`, whose many strings would be
 /// reference-counted on every cell.
 struct AddedCells {
     var formatted: Bool
@@ -9,6 +9,8 @@ struct AddedCells {
     var status: Bool
     /// A template column follows (its placeholder is the column spec's).
     var template: Bool
+    /// A normalized column follows the template's place.
+    var normalized: Bool
     var replace: Replacement?
     var replaceIncomplete: Bool
 
@@ -17,6 +19,7 @@ struct AddedCells {
         extracted = column.extractedColumn != nil
         status = column.statusColumn != nil
         template = column.templateColumn != nil
+        normalized = column.normalizedColumn != nil
         replace = column.replace
         replaceIncomplete = column.replaceIncomplete
     }
@@ -38,6 +41,7 @@ extension CellMasker {
         var status = CellStatus.empty
         var formatted = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var extracted = formatted
+        var normalized = formatted
         // Plain bytes, not an array: an array here would be released for every cell.
         var template = formatted
         if replaces, let cell = takePremasked(index) {
@@ -45,17 +49,19 @@ extension CellMasker {
             status = cell.status
             formatted = UnsafeBufferPointer(rebasing: premaskedText[cell.formatted])
             extracted = UnsafeBufferPointer(rebasing: premaskedText[cell.extracted])
+            normalized = UnsafeBufferPointer(rebasing: premaskedText[cell.normalized])
             if let text = cell.template { template = keepTemplate(text) }
         } else {
             let value = maskedValue(value, column: index)
             if value.isEmpty {
                 countEmpty(column: index, row: row)
             } else {
-                let outcome = mask(value, column: index, row: row)
-                status = outcome.status
-                formatted = buffer.formatted
-                extracted = buffer.extracted
-                if added.template { template = keepTemplate(self.template(column: index, outcome: outcome)) }
+                let cell = mask(value, column: index, row: row)
+                status = cell.status
+                formatted = cell.formatted
+                extracted = cell.extracted
+                normalized = cell.normalized
+                if added.template { template = keepTemplate(self.template(column: index, cell: cell)) }
             }
         }
         // Plain code, no local function: one capturing the column would box it on the heap per
@@ -85,17 +91,19 @@ extension CellMasker {
         {
             written = 3
         }
-        if written == 3 && !added.template { return outputColumn + 3 }
+        if written == 3 && !added.template && !added.normalized { return outputColumn + 3 }
         var column = outputColumn + written
         var separator = separator || written > 0
-        // The cells left, one call each, in their order: formatted, extracted, status, template.
-        for cell in written..<4 {
+        // The cells left, one call each, in their order: formatted, extracted, status, template,
+        // normalized.
+        for cell in written..<5 {
             let (present, value) =
                 switch cell {
                 case 0: (added.formatted, formatted)
                 case 1: (added.extracted, extracted)
                 case 2: (added.status, statusText)
-                default: (added.template, template)
+                case 3: (added.template, template)
+                default: (added.normalized, normalized)
                 }
             guard present else { continue }
             writer.addedCell(value, outputColumn: column, separator: separator, &out)

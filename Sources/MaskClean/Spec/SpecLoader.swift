@@ -195,7 +195,8 @@ struct SpecReader {
         if let both = ignore.first(where: significant.contains) {
             throw fail(
                 members["significant"], key("significant"),
-                "\(JSONTextWriter.quoted(String(both))) is in \"ignore\" too: a character is either removed before masking or counted")
+                "\(JSONTextWriter.quoted(String(both))) is in \"ignore\" too: a character is either removed before masking or counted"
+            )
         }
         let syntaxOptions = SyntaxOptions(
             notations: notations, rightToLeft: rightToLeft, template: template, symbols: symbols,

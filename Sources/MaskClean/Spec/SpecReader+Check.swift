@@ -21,7 +21,9 @@ extension SpecReader {
         }
         var luhnPrefix = ""
         if let prefixNode = members["luhnPrefix"] {
-            guard name == .luhn else { throw fail(prefixNode, key("luhnPrefix"), "only with \"check\": \"luhn\"") }
+            guard name == .luhn else {
+                throw fail(prefixNode, key("luhnPrefix"), "only with \"check\": \"luhn\"")
+            }
             luhnPrefix = try string(prefixNode, place: key("luhnPrefix"))
             guard luhnPrefix.utf8.allSatisfy({ digitValue($0) != nil }) else {
                 throw fail(
@@ -32,7 +34,8 @@ extension SpecReader {
         let maxInvalid = try ratio(members["maxInvalid"], key: "maxInvalid", of: place)
         if maxInvalid != nil && name == nil {
             throw fail(
-                members["maxInvalid"], key("maxInvalid"), "only with a \"check\": without one no cell is invalid")
+                members["maxInvalid"], key("maxInvalid"),
+                "only with a \"check\": without one no cell is invalid")
         }
         column.maxInvalid = maxInvalid
         let normalizes = name?.hasNormalizedForm ?? false
@@ -44,7 +47,8 @@ extension SpecReader {
         }
         column.normalizedColumn =
             normalizes
-            ? try outputName(members, "normalizedColumn", default: "\(column.name)_normalized", place: place) : nil
+            ? try outputName(members, "normalizedColumn", default: "\(column.name)_normalized", place: place)
+            : nil
         if column.replace == .normalized {
             guard normalizes else {
                 throw fail(
@@ -59,7 +63,8 @@ extension SpecReader {
         }
         guard let name else { return }
         do {
-            column.check = try ColumnCheck(name, dateOrder: dateOrder, luhnPrefix: luhnPrefix, mask: column.mask)
+            column.check = try ColumnCheck(
+                name, dateOrder: dateOrder, luhnPrefix: luhnPrefix, mask: column.mask)
         } catch {
             var formatNode = formatNode
             if error.format > 0, case .array(let elements, _) = members["affineFormats"],
@@ -70,7 +75,8 @@ extension SpecReader {
             let which = error.format == 0 ? "format" : "affineFormats[\(error.format - 1)]"
             throw fail(
                 formatNode, "\(place): check",
-                "\"date\" cannot read \(which) \(JSONTextWriter.quoted(column.formats[error.format])): \(error.reason)")
+                "\"date\" cannot read \(which) \(JSONTextWriter.quoted(column.formats[error.format])): \(error.reason)"
+            )
         }
     }
 }

@@ -42,7 +42,8 @@ public struct SyntaxOptions: Sendable, Hashable {
     public var significant: String
 
     public init(
-        notations: [Notation] = [], rightToLeft: Bool = false, template: String? = nil, symbols: String? = nil,
+        notations: [Notation] = [], rightToLeft: Bool = false, template: String? = nil,
+        symbols: String? = nil,
         significant: String = ""
     ) {
         self.notations = notations
