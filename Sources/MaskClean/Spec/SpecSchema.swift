@@ -110,9 +110,9 @@ public enum SpecSchema {
                   "default": false
                 },
                 "replace": {
-                  "description": "Write the formatted or extracted value into the input column itself, for complete cells.",
+                  "description": "Write the formatted, extracted or normalized value into the input column itself, for complete cells.",
                   "type": "string",
-                  "enum": ["formatted", "extracted"]
+                  "enum": ["formatted", "extracted", "normalized"]
                 },
                 "replaceIncomplete": {
                   "description": "With replace: replace lossy and incomplete cells too.",
@@ -137,6 +137,47 @@ public enum SpecSchema {
                   "minimum": 0,
                   "maximum": 1,
                   "default": null
+                },
+                "check": {
+                  "description": "What a value must pass, besides fitting a format, to be complete; one that fits but fails is invalid.",
+                  "type": "string",
+                  "enum": ["date", "luhn", "iban", "isbn", "gtin"]
+                },
+                "dateOrder": {
+                  "description": "With check date: the order of day, month and year where the format does not put a 4-digit year first.",
+                  "type": "string",
+                  "enum": ["YMD", "MDY", "DMY"]
+                },
+                "luhnPrefix": {
+                  "description": "With check luhn: digits counted in front of the value (80840 for a US NPI).",
+                  "type": "string"
+                },
+                "maxInvalid": {
+                  "description": "With a check: the highest acceptable share of invalid cells; above it the run exits 1.",
+                  "type": ["number", "null"],
+                  "minimum": 0,
+                  "maximum": 1,
+                  "default": null
+                },
+                "normalizedColumn": {
+                  "description": "With check date, iban or isbn: the canonical form's added column, <name>_normalized when left out; null for none.",
+                  "$ref": "#/$defs/addedColumn"
+                },
+                "case": {
+                  "description": "The case of letters in the formatted and extracted values.",
+                  "type": "string",
+                  "enum": ["keep", "upper", "lower"],
+                  "default": "keep"
+                },
+                "ignore": {
+                  "description": "Characters removed from a value before it is masked: never dropped, never lossy.",
+                  "type": "string",
+                  "default": ""
+                },
+                "significant": {
+                  "description": "Characters whose loss makes a cell lossy, as a letter's or a digit's does (a sign, a decimal point).",
+                  "type": "string",
+                  "default": ""
                 },
                 "formattedColumn": {
                   "description": "The formatted value's added column, <name>_formatted when left out; null for none.",
@@ -163,7 +204,12 @@ public enum SpecSchema {
                 }
               },
               "required": ["name", "format"],
-              "dependentRequired": { "replaceIncomplete": ["replace"] },
+              "dependentRequired": {
+                "replaceIncomplete": ["replace"],
+                "dateOrder": ["check"],
+                "luhnPrefix": ["check"],
+                "maxInvalid": ["check"]
+              },
               "additionalProperties": false
             },
             "addedColumn": {
