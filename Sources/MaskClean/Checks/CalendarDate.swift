@@ -17,8 +17,6 @@ struct DateLayout: Sendable, Hashable {
     var compactLength: Int?
     /// The digits each group of a separated date may have, in written order.
     var groupLengths: [ClosedRange<Int>]
-    /// The year is written with two digits: 69–99 are 1969–1999, 00–68 are 2000–2068 (POSIX `%y`).
-    var twoDigitYear: Bool
 
     /// Why the format cannot hold a date, in a message's words.
     struct Refusal: Error {
@@ -44,7 +42,6 @@ struct DateLayout: Sendable, Hashable {
             self.order = order
             self.compactLength = length
             self.groupLengths = []
-            self.twoDigitYear = length == 6
             return
         }
         guard groups.count == 3 else {
@@ -83,7 +80,6 @@ struct DateLayout: Sendable, Hashable {
         self.order = order
         self.compactLength = nil
         self.groupLengths = ranges
-        self.twoDigitYear = years.isEmpty
     }
 
     private static func describe(_ range: ClosedRange<Int>) -> String {
@@ -134,8 +130,14 @@ struct DateLayout: Sendable, Hashable {
                 return nil
             }
         }
+        // A year is written with 4 digits, or with 2 (POSIX `%y`); a group of 2 to 4 (`[0099]`)
+        // with 1 or 3 says no year.
         var year = Self.get(numbers, order.yearIndex)
-        if twoDigitYear { year += year >= 69 ? 1900 : 2000 }
+        switch Self.get(lengths, order.yearIndex) {
+        case 4: break
+        case 2: year += year >= 69 ? 1900 : 2000
+        default: return nil
+        }
         let month = Self.get(numbers, order.monthIndex)
         let day = Self.get(numbers, order.dayIndex)
         guard CalendarDate.isValid(year: year, month: month, day: day) else { return nil }

@@ -86,6 +86,28 @@ struct CellRulesTests {
             ])
     }
 
+    @Test(
+        "a year group of 2 to 4 digits takes a 2-digit year by the pivot and refuses 1 or 3 digits; 8 digits are YYYYMMDD"
+    )
+    func yearLengths() throws {
+        let spec = #"""
+            {"columns":[
+              {"name":"us","format":"[09]/[09]/[0099]","check":"date","dateOrder":"MDY"},
+              {"name":"basic","format":"[00000000]","check":"date"}
+            ]}
+            """#
+        let (out, _) = try run(
+            spec, "us,basic\n1/2/48,20240229\n1/2/148,20240431\n12/31/1999,20231231\n1/2/4,\n")
+        #expect(
+            rows(out).map { [$0[4], $0[5], $0[8], $0[9]] } == [
+                ["us_status", "us_normalized", "basic_status", "basic_normalized"],
+                ["complete", "2048-01-02", "complete", "2024-02-29"],
+                ["invalid", "", "invalid", ""],
+                ["complete", "1999-12-31", "complete", "2023-12-31"],
+                ["incomplete", "", "empty", ""],
+            ])
+    }
+
     @Test("a card number with a wrong check digit is invalid; luhnPrefix checks an NPI")
     func luhn() throws {
         let spec = #"""

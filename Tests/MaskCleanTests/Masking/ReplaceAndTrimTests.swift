@@ -143,7 +143,7 @@ struct ReplaceAndTrimTests {
     func specErrors() {
         #expect(
             specError(#"{"columns":[{"name":"a","format":"[0]","replace":"formated"}]}"#)
-                == #"spec.json: columns[0] "a": replace: expected one of "formatted", "extracted", got "formated"; did you mean "formatted"?"#
+                == #"spec.json: columns[0] "a": replace: expected one of "formatted", "extracted", "normalized", got "formated"; did you mean "formatted"?"#
         )
         #expect(
             specError(#"{"columns":[{"name":"a","format":"[0]","replaceIncomplete":true}]}"#)
