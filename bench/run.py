@@ -60,6 +60,8 @@ REPO_ROOT = BENCH_DIR.parent
 GENERATOR = BENCH_DIR / "generate.py"
 FLOOR_SOURCE = BENCH_DIR / "floor.c"
 SPEC = BENCH_DIR / "spec.json"
+# A card and a date column, without and with their checks (issue 26): the price of a check.
+CHECK_SPECS = (BENCH_DIR / "checks-off.json", BENCH_DIR / "checks-on.json")
 SEED = 4180  # generate.py's default too, so files made by hand with no --seed match
 
 
@@ -332,19 +334,35 @@ def instruction_counts(maskclean, data_dir):
     empty = data_dir / "empty.ndjson"
     empty.write_bytes(b"")
 
-    def count(source, *extra):
-        argv = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", str(maskclean),
-                "run", str(SPEC), str(source), "-o", os.devnull, "--quiet", "--jobs", "1", *extra]
-        done = subprocess.run(argv, capture_output=True, text=True)
-        for line in done.stderr.splitlines():
-            if "Collected :" in line:
-                return int(line.split(":")[-1])
-        raise BenchError(f"callgrind gave no count for {source}:\n{done.stderr[-2000:]}")
+    def count(source, *extra, spec=SPEC):
+        return callgrind_count(valgrind, maskclean, spec, source, *extra)
 
     log("counting instructions with callgrind (about a minute) ...")
     csv = (count(data.csv) - count(header_only)) / rows
     ndjson = (count(data.ndjson) - count(empty, "--format", "ndjson")) / rows
-    return {"csv": csv, "ndjson": ndjson}
+    # The card and date columns without and with their checks, CSV.
+    off, on = ((count(data.csv, spec=spec) - count(header_only, spec=spec)) / rows
+               for spec in CHECK_SPECS)
+    return {"csv": csv, "ndjson": ndjson, "checks off": off, "checks on": on}
+
+
+def callgrind_count(valgrind, maskclean, spec, source, *extra):
+    """Instructions of one `maskclean run` at --jobs 1, as callgrind counts them."""
+    argv = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", str(maskclean),
+            "run", str(spec), str(source), "-o", os.devnull, "--quiet", "--jobs", "1", *extra]
+    done = subprocess.run(argv, capture_output=True, text=True)
+    for line in done.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1])
+    raise BenchError(f"callgrind gave no count for {source}:\n{done.stderr[-2000:]}")
+
+
+def check_cases(maskclean, data):
+    """The card and date columns at --jobs 1, without and with their checks, on the CSV."""
+    return [Case(f"card + date, {label}, --jobs 1",
+                 [str(maskclean), "run", str(spec), str(data.csv), "-o", os.devnull, "--quiet",
+                  "--jobs", "1"], data.csv, data.rows)
+            for label, spec in zip(("no checks", "check luhn + date"), CHECK_SPECS)]
 
 
 # ----------------------------------------------------------------------------- long formats
@@ -526,6 +544,16 @@ def targets(measured):
             whole.peak_rss_mib <= part.peak_rss_mib * 1.1 and whole.peak_rss_mib <= 100)
         add("describe --sample 0, 100,000 columns x 10 rows (4 MB), peak RSS",
             f"{wide.peak_rss_mib:.1f} MiB", "<= 200 MiB", wide.peak_rss_mib <= 200)
+    # Issue 26: a column with a check costs at most 15% over the same column without one.
+    if counts:
+        ratio = counts["checks on"] / counts["checks off"]
+        add("card + date with checks over without: instructions per row",
+            f"{counts['checks on']:,.0f} / {counts['checks off']:,.0f} = {ratio:.3f}x", "<= 1.15x",
+            ratio <= 1.15)
+    off, on = m["checks"]
+    ratio = on.wall / off.wall
+    add("card + date with checks over without: median wall, --jobs 1",
+        f"{on.wall:.3f} / {off.wall:.3f} s = {ratio:.3f}x", "<= 1.15x", ratio <= 1.15)
     zst = m["from zst"].wall / m["csv default"].wall
     add("reading .csv.zst over the plain CSV (default jobs)", f"{zst:.2f}x", "<= 1.20x", zst <= 1.2)
     gz = m["from gz"].wall / m["gzip -dc"].wall
@@ -627,6 +655,8 @@ def main(argv=None):
                                  data_dir, bare_cr_copy(data), data.rows)
         cases = [floor, jobs1, default, to_file, dd, ndjson1, ndjson, bare_cr]
         run_cases(cases, args.repeat, gnu_time)
+        checked = check_cases(maskclean, data)
+        run_cases(checked, args.repeat, gnu_time)
 
         # Compressed exports in and out (issue 15), against the decompressors' own speed.
         copies = compressed_copies(data)
@@ -681,6 +711,8 @@ def main(argv=None):
     cores = len(os.sched_getaffinity(0))
     print(header(data, args.repeat, maskclean, cores, load))
     print(results_table(cases + compressed, floor, masked_column_count()))
+    print("\n### Column checks (bench/checks-off.json against bench/checks-on.json)\n")
+    print(results_table(checked, floor, 2))
     print("\nx floor: median wall time / the floor's median wall time on the CSV file. "
           "CPU s: user + system time, median.\n")
     if big_cases:
@@ -703,9 +735,9 @@ def main(argv=None):
         "maskclean cases": [c for c in cases if c.masks] + big_cases, "big": big_cases,
         "long formats": long_formats, "instructions": instructions,
         "gzip -dc": gunzip, "from gz": from_gz, "from zst": from_zst, "to zst 1": to_zst1,
-        "to zst": to_zst,
+        "to zst": to_zst, "checks": checked,
     }
-    print("\n### Targets (issues 14, 15 and 24)\n")
+    print("\n### Targets (issues 14, 15, 24 and 26)\n")
     print(targets_table(targets(measured)))
     print("\nThe engine's applies/s targets (>= 15 M/s ASCII phone, >= 5 M/s three-format affine "
           "phone, p50) are the Benchmarks/ table that make bench prints next; orjson and the "

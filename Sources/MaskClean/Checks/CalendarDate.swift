@@ -36,7 +36,10 @@ struct DateLayout: Sendable, Hashable {
                     reason:
                         "a date in one group of digits has 8 (or 6) of them, not \(Self.describe(ranges[0]))")
             }
-            guard let order = givenOrder ?? (length == 8 ? .ymd : nil) else {
+            // 8 digits are ISO 8601's basic form, whatever `dateOrder` says for the column's
+            // other formats: an export that writes `[00]/[00]/[0000]` and `[00000000]` writes
+            // `19840307`, not `03071984`.
+            guard let order = length == 8 ? .ymd : givenOrder else {
                 throw Refusal(reason: "6 digits without separators need \"dateOrder\" to say which is which")
             }
             self.order = order

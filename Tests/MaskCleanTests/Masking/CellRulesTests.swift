@@ -93,7 +93,7 @@ struct CellRulesTests {
         let spec = #"""
             {"columns":[
               {"name":"us","format":"[09]/[09]/[0099]","check":"date","dateOrder":"MDY"},
-              {"name":"basic","format":"[00000000]","check":"date"}
+              {"name":"basic","format":"[00]/[00]/[0000]","affineFormats":["[0000][00][00]"],"check":"date","dateOrder":"DMY"}
             ]}
             """#
         let (out, _) = try run(
