@@ -133,13 +133,14 @@ struct CIReportEndToEndTests {
         let markdown = try String(
             contentsOf: scratch.url.appendingPathComponent("summary.md"), encoding: .utf8)
         let rows = try #require(report["rows"] as? Int)
-        // The page's count tables, column after column: complete, lossy, incomplete, empty, rejected.
+        // The page's count tables, column after column: complete, lossy, incomplete, invalid, empty,
+        // rejected.
         let page = try String(contentsOf: scratch.url.appendingPathComponent("report.html"), encoding: .utf8)
         let pageCounts = page.matches(
             of:
-                #/<tr class="(?:complete|lossy|incomplete|empty|rejected)"><td>.*?</td><td class="n">([0-9]+)</td>/#
+                #/<tr class="(?:complete|lossy|incomplete|invalid|empty|rejected)"><td>.*?</td><td class="n">([0-9]+)</td>/#
         ).map { Int($0.output.1)! }
-        #expect(pageCounts.count == columns.count * 5)
+        #expect(pageCounts.count == columns.count * 6)
 
         #expect(junit.suites.count == 1 && junit.suites[0]["name"] == "customers.csv")
         #expect(junit.cases.count == columns.count + 1)
@@ -151,7 +152,9 @@ struct CIReportEndToEndTests {
             let counts = ["complete", "lossy", "incomplete", "empty", "rejected"].map {
                 column[$0] as? Int ?? -1
             }
-            #expect(Array(pageCounts.dropFirst(index * 5).prefix(5)) == counts, "\(name) on the HTML page")
+            let invalid = try #require(column["invalid"] as? Int)
+            let shown = Array(pageCounts.dropFirst(index * 6).prefix(6))
+            #expect(shown == Array(counts[0...2]) + [invalid] + counts[3...], "\(name) on the HTML page")
             let testCase = junit.cases[index]
             #expect(testCase.name == name && testCase.classname == "customers.csv")
             let text = testCase.failureMessage == nil ? testCase.output : testCase.failureText
@@ -160,11 +163,12 @@ struct CIReportEndToEndTests {
                     "\(counts[0]) complete, \(counts[1]) lossy, \(counts[2]) incomplete, \(counts[3]) empty, \(counts[4]) rejected of \(rows) rows"
                 ), "\(name): \(text)")
             #expect((testCase.failureMessage == nil) == (column["passed"] as? Bool == true))
-            // The Markdown table's row: name, complete %, lossy, incomplete, empty, threshold, result.
+            // The Markdown table's row: name, complete %, lossy, incomplete, invalid, empty, threshold,
+            // result.
             let row = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("| \(name) |") })
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            #expect(cells[2...4].map { Int($0) } == [counts[1], counts[2], counts[3]], "\(row)")
-            #expect(cells[6] == (column["passed"] as? Bool == true ? "pass" : "**FAILED**"))
+            #expect(cells[2...5].map { Int($0) } == [counts[1], counts[2], invalid, counts[3]], "\(row)")
+            #expect(cells[7] == (column["passed"] as? Bool == true ? "pass" : "**FAILED**"))
             let ratio = try #require(column["completeRatio"] as? Double)
             #expect(cells[1].hasPrefix(String(format: "%.2f", (ratio * 10000).rounded(.down) / 100)))
         }

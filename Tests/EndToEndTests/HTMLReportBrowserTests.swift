@@ -84,7 +84,7 @@ struct HTMLReportBrowserTests {
             #expect(card.contains("<span class=\"name\">\(name)</span>"))
             #expect(card.components(separatedBy: "<svg class=\"bar\"").count == 2, "one bar in \(name)")
             var start = 0
-            for status in ["complete", "lossy", "incomplete", "empty", "rejected"] {
+            for status in ["complete", "lossy", "incomplete", "invalid", "empty", "rejected"] {
                 let count = try #require(column[status] as? Int)
                 #expect(
                     card.contains(

@@ -5,7 +5,7 @@ import Foundation
 /// data or the spec goes through `HTMLReport.escaped`.
 public enum HTMLReport {
     /// The statuses every record of a column falls in, in the order the bar stacks them.
-    static let statuses = ["complete", "lossy", "incomplete", "empty", "rejected"]
+    static let statuses = ["complete", "lossy", "incomplete", "invalid", "empty", "rejected"]
 
     /// The page, a pure function of the report and what the page says about the run besides:
     /// where the records and the spec came from (as named), and how long the run took. The same
@@ -81,10 +81,7 @@ public enum HTMLReport {
     private static func verdictText(_ report: Report) -> String {
         var reasons: [String] = []
         if !report.rowsPassed { reasons.append("fewer rows than minRows") }
-        if report.failedColumns > 0 {
-            reasons.append(
-                "\(report.failedColumns) column\(report.failedColumns == 1 ? "" : "s") below threshold")
-        }
+        reasons += report.columnReasons
         if !report.rejectedPassed { reasons.append("more records rejected than maxRejected") }
         return reasons.isEmpty ? "passed" : "FAILED (" + reasons.joined(separator: ", ") + ")"
     }
@@ -104,14 +101,22 @@ public enum HTMLReport {
         // pass, WARN (below warnComplete, still passing) or FAIL, as every report says it.
         let verdict = column.verdict
         let warning = column.spec.warnComplete.map { " · warnComplete <b>\(Report.percentage($0))</b>" } ?? ""
+        // The invalid share where the column can have invalid cells, against maxInvalid if it has one.
+        let invalid =
+            column.hasInvalidCells
+            ? " · invalid <b>\(column.invalidShare)%</b>"
+                + (column.spec.maxInvalid.map { " · maxInvalid <b>\(Report.percentage($0))</b>" } ?? "")
+            : ""
         var card = """
             <article class="column \(verdict.lowercased())" id="column-\(number)">
             <h2><span class="name">\(name)</span> <span class="verdict \(verdict.lowercased())">\(verdict)</span></h2>
             <p class="ratio">complete <b>\(column.completeRatio.text(decimals: 2, scale: 2, against: minimum))%</b>\
-            \(minimum.map { " · minComplete <b>\(Report.percentage($0))</b>" } ?? " · no minComplete")\(warning)</p>
+            \(minimum.map { " · minComplete <b>\(Report.percentage($0))</b>" } ?? " · no minComplete")\(warning)\(invalid)</p>
 
             """
-        let counts = [stats.complete, stats.lossy, stats.incomplete, stats.empty, column.rejected]
+        let counts = [
+            stats.complete, stats.lossy, stats.incomplete, stats.invalid, stats.empty, column.rejected,
+        ]
         let rows = column.rows
         // One unit of the view box per record: every width is a whole count, exact at any size.
         card += "<svg class=\"bar\" role=\"img\" aria-label=\"\(name): "
@@ -149,7 +154,8 @@ public enum HTMLReport {
             }
             card += "</table>\n"
         }
-        for (status, samples) in [("lossy", stats.lossySamples), ("incomplete", stats.incompleteSamples)] {
+        // Invalid samples only where the column can have invalid cells: elsewhere always none.
+        for (status, samples) in stats.samplesByStatus where status != "invalid" || column.hasInvalidCells {
             card += "<h3>\(status.prefix(1).uppercased() + status.dropFirst()) samples</h3>\n"
             card += samplesList(samples.map { ("row \($0.row)", $0.value) })
         }
@@ -188,7 +194,7 @@ public enum HTMLReport {
     /// screen, long values wrapped instead of scrolled.
     private static let style = """
         :root{color-scheme:light;--complete:#2e7d32;--lossy:#f9a825;--incomplete:#e65100;\
-        --empty:#bdbdbd;--rejected:#6a1b9a;--pass:#2e7d32;--fail:#c62828;--warn:#e65100}
+        --invalid:#ad1457;--empty:#bdbdbd;--rejected:#6a1b9a;--pass:#2e7d32;--fail:#c62828;--warn:#e65100}
         *{box-sizing:border-box}
         body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;\
         background:#f3f4f6}
@@ -218,6 +224,7 @@ public enum HTMLReport {
         rect.complete{fill:var(--complete)}
         rect.lossy{fill:var(--lossy)}
         rect.incomplete{fill:var(--incomplete)}
+        rect.invalid{fill:var(--invalid)}
         rect.empty{fill:var(--empty)}
         rect.rejected{fill:var(--rejected)}
         .swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.4rem;\
@@ -225,6 +232,7 @@ public enum HTMLReport {
         .swatch.complete{background:var(--complete)}
         .swatch.lossy{background:var(--lossy)}
         .swatch.incomplete{background:var(--incomplete)}
+        .swatch.invalid{background:var(--invalid)}
         .swatch.empty{background:var(--empty)}
         .swatch.rejected{background:var(--rejected)}
         table{border-collapse:collapse;width:100%;margin:.25rem 0}

@@ -34,12 +34,16 @@ extension Report {
         for column in columns {
             let name = unique(column.spec.name, place: column.spec.place)
             var lines = [counts(of: column)]
-            let finding = finding(for: column)
-            if let finding, finding.level == .warning { lines.insert("WARN: \(finding.message)", at: 0) }
+            let findings = findings(for: column)
+            // A column that missed both thresholds fails once, with both findings in its message.
+            let errors = findings.filter { $0.level == .error }.map(\.message)
+            for warning in findings where warning.level == .warning {
+                lines.insert("WARN: \(warning.message)", at: 0)
+            }
             lines += sampleLines(column)
             let body = lines.joined(separator: "\n")
-            if let finding, finding.level == .error {
-                cases.append(testCase(name, failure: (finding.message, body), output: ""))
+            if !errors.isEmpty {
+                cases.append(testCase(name, failure: (errors.joined(separator: "; "), body), output: ""))
             } else {
                 cases.append(testCase(name, failure: nil, output: body))
             }
@@ -72,10 +76,10 @@ extension Report {
             """
     }
 
-    /// A column's samples, one a line: `lossy row 17: 555123456789`.
+    /// A column's samples, one a line: `lossy row 17: 555123456789`, `invalid row 4: 02/30/2024`.
     func sampleLines(_ column: Column) -> [String] {
-        [("lossy", column.stats.lossySamples), ("incomplete", column.stats.incompleteSamples)].flatMap {
-            status, samples in samples.map { "\(status) row \($0.row): \($0.value)" }
+        column.stats.samplesByStatus.flatMap { status, samples in
+            samples.map { "\(status) row \($0.row): \($0.value)" }
         }
     }
 }

@@ -31,8 +31,8 @@ extension Report {
         let verdict = passed ? (warnedColumns > 0 ? "WARN" : "passed") : "FAILED"
         var lines = [
             "## maskclean: \(MarkdownText.escaped(input)): \(verdict)", "",
-            "| column | complete | lossy | incomplete | empty | threshold | result |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+            "| column | complete | lossy | incomplete | invalid | empty | threshold | result |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
         ]
         for column in columns {
             let stats = column.stats
@@ -41,7 +41,7 @@ extension Report {
             let cells = [
                 MarkdownText.escaped(column.spec.name),
                 column.completeRatio.text(decimals: 2, scale: 2, against: minimum) + "%",
-                String(stats.lossy), String(stats.incomplete), String(stats.empty),
+                String(stats.lossy), String(stats.incomplete), String(stats.invalid), String(stats.empty),
                 minimum.map(Self.percentage) ?? "-", result,
             ]
             lines.append("| " + cells.joined(separator: " | ") + " |")
@@ -63,7 +63,7 @@ extension Report {
 
     /// A column's samples as a table, or nil when it has none.
     private func markdownSamples(_ column: Column) -> String? {
-        let samples = [("lossy", column.stats.lossySamples), ("incomplete", column.stats.incompleteSamples)]
+        let samples = column.stats.samplesByStatus
         guard samples.contains(where: { !$0.1.isEmpty }) else { return nil }
         var lines = [
             "", "### Samples of \(MarkdownText.escaped(column.spec.name))", "", "| status | row | value |",

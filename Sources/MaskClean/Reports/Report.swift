@@ -85,6 +85,11 @@ public struct ColumnStats: Sendable, Equatable {
 
     public var cells: Int { complete + lossy + incomplete + empty + invalid }
 
+    /// The samples of each status that keeps them, in the order every report lists them.
+    public var samplesByStatus: [(status: String, samples: [Sample])] {
+        [("lossy", lossySamples), ("incomplete", incompleteSamples), ("invalid", invalidSamples)]
+    }
+
     /// Counts one cell. `value` is only asked for when the cell becomes a sample.
     mutating func count(_ status: CellStatus, format: Int, dropped: Int, row: Int, value: () -> String) {
         switch status {
@@ -168,6 +173,12 @@ public struct Report: Sendable {
         public var invalidPassed: Bool {
             guard let maximum = spec.maxInvalid else { return true }
             return invalidRatio.isAtMost(maximum)
+        }
+
+        /// The spec keys of the thresholds the column missed, in the report's order (`minComplete`,
+        /// `maxInvalid`): empty when it passed. The reports say why a column failed with them.
+        public var failedThresholds: [String] {
+            (completePassed ? [] : ["minComplete"]) + (invalidPassed ? [] : ["maxInvalid"])
         }
 
         /// Passed, but below `warnComplete`: the reports say WARN, the exit status stays 0.
@@ -327,6 +338,22 @@ public struct Ratio: Sendable, Equatable {
         for places in decimals...(decimals + 18) {
             let candidate = truncated(places, scale: scale)
             if let shown = Decimal(string: candidate), (shown >= limit) == passes { return candidate }
+        }
+        return truncated(decimals + 18, scale: scale)
+    }
+
+    /// The text of a share that must stay at most `threshold` (`maxInvalid`), truncated as `text`
+    /// is and, like it, never contradicting the verdict: a ratio just above its threshold never
+    /// reads as equal to it. Nothing to divide by is nothing over the threshold: 0, not 1.
+    public func text(decimals: Int, scale: Int = 0, atMost threshold: Double?) -> String {
+        guard denominator > 0 else { return Ratio(0, of: 1).truncated(decimals, scale: scale) }
+        guard let threshold else { return truncated(decimals, scale: scale) }
+        let passes = isAtMost(threshold)
+        var limit = Self.decimal(threshold)
+        for _ in 0..<scale { limit *= 10 }
+        for places in decimals...(decimals + 18) {
+            let candidate = truncated(places, scale: scale)
+            if let shown = Decimal(string: candidate), (shown <= limit) == passes { return candidate }
         }
         return truncated(decimals + 18, scale: scale)
     }

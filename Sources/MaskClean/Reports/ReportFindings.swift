@@ -15,24 +15,43 @@ extension Report {
         public var detail: String
     }
 
-    /// The complete ratio against the column's threshold (`complete 91.64% < minComplete
-    /// 95.00%`), or nil when it meets both.
-    public func finding(for column: Column) -> Finding? {
-        let level: Finding.Level
-        let key: String
-        let threshold: Double
-        if !column.passed, let minimum = column.spec.minComplete {
-            (level, key, threshold) = (.error, "minComplete", minimum)
-        } else if column.warned, let warning = column.spec.warnComplete {
-            (level, key, threshold) = (.warning, "warnComplete", warning)
-        } else {
-            return nil
+    /// The column against its thresholds, errors first: the complete ratio below `minComplete`
+    /// (`complete 91.64% < minComplete 95.00%`), the invalid share above `maxInvalid` (`invalid
+    /// 1.25% > maxInvalid 1.00%`), or, when it passes, below `warnComplete`; empty when it meets
+    /// them all.
+    public func findings(for column: Column) -> [Finding] {
+        let detail = details(of: column)
+        var findings: [Finding] = []
+        if !column.completePassed, let minimum = column.spec.minComplete {
+            let shown = column.completeRatio.text(decimals: 2, scale: 2, against: minimum)
+            findings.append(
+                Finding(
+                    level: .error, subject: column.spec.name,
+                    message: "complete \(shown)% < minComplete \(Self.percentage(minimum))", detail: detail))
         }
-        let shown = column.completeRatio.text(decimals: 2, scale: 2, against: threshold)
-        return Finding(
-            level: level, subject: column.spec.name,
-            message: "complete \(shown)% < \(key) \(Self.percentage(threshold))",
-            detail: "\(column.stats.lossy) lossy, \(column.stats.incomplete) incomplete")
+        if !column.invalidPassed, let maximum = column.spec.maxInvalid {
+            findings.append(
+                Finding(
+                    level: .error, subject: column.spec.name,
+                    message: "invalid \(column.invalidShare)% > maxInvalid \(Self.percentage(maximum))",
+                    detail: detail))
+        }
+        if column.warned, let warning = column.spec.warnComplete {
+            let shown = column.completeRatio.text(decimals: 2, scale: 2, against: warning)
+            findings.append(
+                Finding(
+                    level: .warning, subject: column.spec.name,
+                    message: "complete \(shown)% < warnComplete \(Self.percentage(warning))", detail: detail))
+        }
+        return findings
+    }
+
+    /// The counts behind a column's finding: `53 lossy, 23 incomplete`, and its invalid cells
+    /// when it has a check (or invalid cells): a column without one never has any.
+    private func details(of column: Column) -> String {
+        let stats = column.stats
+        return "\(stats.lossy) lossy, \(stats.incomplete) incomplete"
+            + (column.hasInvalidCells ? ", \(stats.invalid) invalid" : "")
     }
 
     /// The findings about the run as a whole: rejected records (an error above `maxRejected`, a
@@ -60,16 +79,24 @@ extension Report {
 
     /// Every finding: the columns' in spec order, then the run's.
     public var findings: [Finding] {
-        columns.compactMap { finding(for: $0) } + runFindings
+        columns.flatMap { findings(for: $0) } + runFindings
     }
 
     static let rejectedSubject = "rejected records"
     static let rowsSubject = "rows"
 
-    /// `complete 9163 of 1000 rows: 53 lossy, 23 incomplete, 91 empty, 0 rejected`.
+    /// `833 complete, 53 lossy, 23 incomplete, 91 empty, 0 rejected of 1000 rows`, with `2 invalid`
+    /// after the incomplete cells when the column has a check (or invalid cells).
     func counts(of column: Column) -> String {
         let stats = column.stats
+        let invalid = column.hasInvalidCells ? ", \(stats.invalid) invalid" : ""
         return
-            "\(stats.complete) complete, \(stats.lossy) lossy, \(stats.incomplete) incomplete, \(stats.empty) empty, \(column.rejected) rejected of \(column.rows) rows"
+            "\(stats.complete) complete, \(stats.lossy) lossy, \(stats.incomplete) incomplete\(invalid), \(stats.empty) empty, \(column.rejected) rejected of \(column.rows) rows"
     }
+}
+
+extension Report.Column {
+    /// Whether the column can have invalid cells (it has a check) or has some: the sentences of
+    /// the CI formats name the invalid count only then, and the tables always.
+    var hasInvalidCells: Bool { spec.check != nil || stats.invalid > 0 }
 }

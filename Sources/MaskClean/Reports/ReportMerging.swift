@@ -48,6 +48,7 @@ extension Report {
                 try add(&stats.complete, part.stats.complete, "\(place): complete")
                 try add(&stats.lossy, part.stats.lossy, "\(place): lossy")
                 try add(&stats.incomplete, part.stats.incomplete, "\(place): incomplete")
+                try add(&stats.invalid, part.stats.invalid, "\(place): invalid")
                 try add(&stats.empty, part.stats.empty, "\(place): empty")
                 try add(&stats.droppedCharacters, part.stats.droppedCharacters, "\(place): droppedCharacters")
                 for format in stats.formatCounts.indices {
@@ -68,6 +69,9 @@ extension Report {
                 by: { ($0.part, $0.row) })
             merged.columns[index].stats.incompleteSamples = first(
                 kept, of: partials.map { $0.report.columns[index].stats.incompleteSamples },
+                by: { ($0.part, $0.row) })
+            merged.columns[index].stats.invalidSamples = first(
+                kept, of: partials.map { $0.report.columns[index].stats.invalidSamples },
                 by: { ($0.part, $0.row) })
         }
         merged.rejected = first(

@@ -11,17 +11,17 @@ public enum ReportReader {
     ///   MiB); the `parts` of a merge of 75,000 partitions, 90 bytes each with a name of 20 bytes
     ///   (6.4 MiB);
     /// - for each column, 4 KiB for its keys and counts, its name and formats as JSON writes them
-    ///   (at most 6 bytes for a byte, `\u001f`, and 8 for the quotes and the comma), and 4 KiB for
-    ///   each of the spec's `samples`: a lossy and an incomplete sample of 2 KiB, its 256-byte
+    ///   (at most 6 bytes for a byte, `\u001f`, and 8 for the quotes and the comma), and 6 KiB for
+    ///   each of the spec's `samples`: a lossy, an incomplete and an invalid sample of 2 KiB, its 256-byte
     ///   value written in at most 1,542 bytes (with its `…`), its row, keys and indentation in 60,
     ///   and a part name of up to 200 bytes (400 written: only `"` and `\` are escaped in one).
     ///
     /// The sum is rounded up to a whole MiB, for the message: 9 MiB for the demo's spec (4
-    /// columns, 5 samples); about 4 MiB more per column at 1,000 samples.
+    /// columns, 5 samples); about 6 MiB more per column at 1,000 samples.
     public static func maximumBytes(for spec: Spec) -> Int {
         let bytes = spec.columns.reduce(8 << 20) { total, column in
             let written = ([column.name] + column.formats).reduce(0) { $0 + 6 * $1.utf8.count + 8 }
-            return total + 4096 + written + 4096 * column.samples
+            return total + 4096 + written + 6144 * column.samples
         }
         return ((bytes + (1 << 20) - 1) >> 20) << 20
     }
@@ -53,15 +53,16 @@ public enum ReportReader {
     }
 }
 
-/// Walks a report, checking each value's type and that the counts agree with each other.
-private struct ReportParser {
+/// Walks a report, checking each value's type and that the counts agree with each other; its
+/// typed values are read in ReportReading+Values.swift.
+struct ReportParser {
     let file: String
     let text: UnsafeBufferPointer<UInt8>
     let spec: Spec
 
     typealias Members = [String: JSONSpan]
 
-    /// No object of a report has more keys (16 at most, formats aside): more are not kept.
+    /// No object of a report has more keys (19 at most, formats aside): more are not kept.
     static let maximumKeys = 64
 
     func failure(at offset: Int, _ what: String) -> MaskCleanError {
@@ -220,6 +221,7 @@ private struct ReportParser {
         column.stats.complete = try number("complete")
         column.stats.lossy = try number("lossy")
         column.stats.incomplete = try number("incomplete")
+        column.stats.invalid = try number("invalid")
         column.stats.empty = try number("empty")
         column.rejected = try number("rejected")
         column.stats.droppedCharacters = try number("droppedCharacters")
@@ -232,8 +234,14 @@ private struct ReportParser {
         guard column.rows == report.rows else {
             throw fail(
                 node, here,
-                "complete, lossy, incomplete, empty and rejected add up to \(column.rows), not the report's \(report.rows) rows"
+                "complete, lossy, incomplete, invalid, empty and rejected add up to \(column.rows), not the report's \(report.rows) rows"
             )
+        }
+        // Only a check makes a cell invalid: the spec's column has none, so the report is not its.
+        if spec.check == nil && column.stats.invalid > 0 {
+            throw fail(
+                node, here,
+                "\(column.stats.invalid) invalid cells, where \(self.spec.file) gives the column no check")
         }
 
         let formatsNode = try required(members, "formats", of: node, place: here)
@@ -249,7 +257,9 @@ private struct ReportParser {
             }
             column.stats.formatCounts[index] += try count(countNode, place: "\(here): formats: \"\(format)\"")
         }
-        let masked = column.stats.complete + column.stats.lossy + column.stats.incomplete
+        // Invalid cells fit a format too, and are counted in `formats` (`ColumnStats.count`).
+        let masked =
+            column.stats.complete + column.stats.lossy + column.stats.incomplete + column.stats.invalid
         var chosen = 0
         for formatCount in column.stats.formatCounts {
             guard let sum = Count.sum(chosen, formatCount) else {
@@ -275,8 +285,12 @@ private struct ReportParser {
         column.stats.incompleteSamples = try sampleList(
             required(samples, "incomplete", of: samplesNode, place: "\(here): samples"),
             place: "\(here): samples: incomplete", keeping: kept)
+        column.stats.invalidSamples = try sampleList(
+            required(samples, "invalid", of: samplesNode, place: "\(here): samples"),
+            place: "\(here): samples: invalid", keeping: kept)
         if column.stats.lossySamples.count > column.stats.lossy
             || column.stats.incompleteSamples.count > column.stats.incomplete
+            || column.stats.invalidSamples.count > column.stats.invalid
         {
             throw fail(samplesNode, "\(here): samples", "more samples than cells of their status")
         }
@@ -292,108 +306,5 @@ private struct ReportParser {
                 value: try field(members, "value", of: element, place: here, string),
                 part: try part(members, place: here))
         }
-    }
-
-    // MARK: Typed values
-
-    /// An object's members by key: a key written twice is refused, and so are more keys than
-    /// `limit` (no report's object has that many: they would only cost memory).
-    func members(_ node: JSONSpan, place: String, limit: Int = maximumKeys) throws(MaskCleanError) -> Members
-    {
-        guard node.kind == .object else {
-            throw fail(node, place, "expected an object, got \(node.kindDescription)")
-        }
-        var members: Members = [:]
-        for case (let keySpan?, let value) in node.members() {
-            let key = keySpan.string ?? ""
-            guard members[key] == nil else { throw fail(keySpan, place, "key \"\(key)\" appears twice") }
-            guard members.count < limit else {
-                throw fail(keySpan, place, "more than \(limit) keys: not an object of a maskclean report")
-            }
-            members[key] = value
-        }
-        return members
-    }
-
-    func required(_ members: Members, _ key: String, of node: JSONSpan, place: String) throws(MaskCleanError)
-        -> JSONSpan
-    {
-        guard let value = members[key] else { throw fail(node, place, "missing key \"\(key)\"") }
-        return value
-    }
-
-    /// The value of a key that must be there, read by `read` with its place (`rejected: count`).
-    func field<Value>(
-        _ members: Members, _ key: String, of node: JSONSpan, place: String,
-        _ read: (JSONSpan, String) throws(MaskCleanError) -> Value
-    ) throws(MaskCleanError) -> Value {
-        try read(required(members, key, of: node, place: place), "\(place): \(key)")
-    }
-
-    /// A value that may be null or left out.
-    func optional(_ node: JSONSpan?) -> JSONSpan? {
-        guard let node else { return nil }
-        if node.kind == .null { return nil }
-        return node
-    }
-
-    func part(_ members: Members, place: String) throws(MaskCleanError) -> String? {
-        try optional(members["part"]).map { (node) throws(MaskCleanError) in
-            try string(node, place: "\(place): part")
-        }
-    }
-
-    /// An array's elements, each read by `read` with its place (`parts[2]`). Past `kept.most`
-    /// elements (what a report keeps of them, when it keeps a few), the array is refused before
-    /// more are read.
-    func list<Element>(
-        _ node: JSONSpan, place: String, keeping kept: (most: Int, what: String)? = nil,
-        _ read: (JSONSpan, String) throws(MaskCleanError) -> Element
-    ) throws(MaskCleanError) -> [Element] {
-        guard node.kind == .array else {
-            throw fail(node, place, "expected an array, got \(node.kindDescription)")
-        }
-        var values: [Element] = []
-        for (index, (_, element)) in node.elements().enumerated() {
-            if let kept, index == kept.most {
-                throw fail(element, place, "more than the \(kept.most) \(kept.what)")
-            }
-            values.append(try read(element, "\(place)[\(index)]"))
-        }
-        return values
-    }
-
-    func string(_ node: JSONSpan, place: String) throws(MaskCleanError) -> String {
-        guard let text = node.string else {
-            throw fail(node, place, "expected a string, got \(node.kindDescription)")
-        }
-        return text
-    }
-
-    func bool(_ node: JSONSpan, place: String) throws(MaskCleanError) -> Bool {
-        guard let value = node.bool else {
-            throw fail(node, place, "expected true or false, got \(node.kindDescription)")
-        }
-        return value
-    }
-
-    /// A count: a whole number from 0 to `Count.maximum`, read exactly from its text (not
-    /// through a binary number, which would round a count above 2^53).
-    func count(_ node: JSONSpan, place: String) throws(MaskCleanError) -> Int {
-        guard node.kind == .number, let value = Count.whole(node.numberText) else {
-            throw fail(
-                node, place, "expected a whole number from 0 to \(Count.maximum), got \(node.kindDescription)"
-            )
-        }
-        return value
-    }
-
-    /// A row or line number: a count of 1 or more.
-    func positiveCount(_ node: JSONSpan, place: String) throws(MaskCleanError) -> Int {
-        guard node.kind == .number, let value = Count.whole(node.numberText), value >= 1 else {
-            throw fail(
-                node, place, "expected a row number from 1 to \(Count.maximum), got \(node.kindDescription)")
-        }
-        return value
     }
 }

@@ -62,7 +62,7 @@ extension Report {
             out.raw(JSONTextWriter.quoted(column.spec.name))
             for (name, value) in [
                 ("complete", stats.complete), ("lossy", stats.lossy), ("incomplete", stats.incomplete),
-                ("empty", stats.empty), ("rejected", column.rejected),
+                ("invalid", stats.invalid), ("empty", stats.empty), ("rejected", column.rejected),
             ] {
                 out.key(name)
                 out.raw(String(value))
@@ -71,8 +71,14 @@ extension Report {
             out.raw(column.completeRatio.text(decimals: 4, against: column.spec.minComplete))
             out.key("minComplete")
             out.raw(column.spec.minComplete.map { formatNumber($0) } ?? "null")
+            out.key("invalidRatio")
+            out.raw(column.invalidRatio.text(decimals: 4, atMost: column.spec.maxInvalid))
+            out.key("maxInvalid")
+            out.raw(column.spec.maxInvalid.map { formatNumber($0) } ?? "null")
             out.key("passed")
             out.raw(column.passed ? "true" : "false")
+            out.key("failedThresholds")
+            out.raw("[" + column.failedThresholds.map(JSONTextWriter.quoted).joined(separator: ", ") + "]")
             out.key("warnComplete")
             out.raw(column.spec.warnComplete.map { formatNumber($0) } ?? "null")
             out.key("warned")
@@ -90,7 +96,7 @@ extension Report {
             out.endObject()
             out.key("samples")
             out.beginObject()
-            for (name, samples) in [("lossy", stats.lossySamples), ("incomplete", stats.incompleteSamples)] {
+            for (name, samples) in stats.samplesByStatus {
                 out.key(name)
                 out.inlineObjects(samples) {
                     [("row", String($0.row)), ("value", JSONTextWriter.quoted($0.value))]
@@ -110,10 +116,11 @@ extension Report {
         part.map { [("part", JSONTextWriter.quoted($0))] } ?? []
     }
 
-    /// The short table for stderr: per column, complete %, lossy, incomplete, empty, threshold
-    /// and the verdict, then the overall verdict.
+    /// The short table for stderr: per column, complete %, lossy, incomplete, invalid, empty,
+    /// threshold and the verdict; then each column's invalid share against its `maxInvalid`, and
+    /// the overall verdict.
     public var summary: String {
-        let header = ["column", "complete", "lossy", "incomplete", "empty", "threshold", "result"]
+        let header = ["column", "complete", "lossy", "incomplete", "invalid", "empty", "threshold", "result"]
         var rowsOfText: [[String]] = [header]
         for column in columns {
             let stats = column.stats
@@ -123,6 +130,7 @@ extension Report {
                 column.completeRatio.text(decimals: 2, scale: 2, against: minimum) + "%",
                 String(stats.lossy),
                 String(stats.incomplete),
+                String(stats.invalid),
                 String(stats.empty),
                 minimum.map(Self.percentage) ?? "-",
                 column.verdict,
@@ -136,6 +144,12 @@ extension Report {
                 return index == 0 ? cell + padding : padding + cell
             }
             lines.append(cells.joined(separator: "  "))
+        }
+        for column in columns {
+            guard let maximum = column.spec.maxInvalid else { continue }
+            lines.append(
+                "\(visible(column.spec.name)): \(column.invalidShare)% invalid (maxInvalid \(Self.percentage(maximum))): \(column.invalidPassed ? "passed" : "FAILED")"
+            )
         }
         if blankLines > 0 {
             // A partition's name (`--part`, a merged report's) is data, shown as a column's is.
@@ -156,10 +170,7 @@ extension Report {
         } else {
             var verdict = "\(rows) row\(rows == 1 ? "" : "s")"
             if rejectedCount > 0 { verdict += ", \(rejectedCount) rejected" }
-            var reasons: [String] = []
-            if failedColumns > 0 {
-                reasons.append("\(failedColumns) column\(failedColumns == 1 ? "" : "s") below threshold")
-            }
+            var reasons = columnReasons
             if !rejectedPassed { reasons.append("more records rejected than maxRejected") }
             verdict += reasons.isEmpty ? ": passed" : ": FAILED (" + reasons.joined(separator: ", ") + ")"
             if warnedColumns > 0 {
@@ -181,6 +192,17 @@ extension Report {
         return text + "%"
     }
 
+    /// Why columns failed, for the verdict: `1 column below threshold` (`minComplete`), `1 column
+    /// above maxInvalid`. A column that missed both is counted in both.
+    var columnReasons: [String] {
+        let below = columns.count { !$0.completePassed }
+        let above = columns.count { !$0.invalidPassed }
+        var reasons: [String] = []
+        if below > 0 { reasons.append("\(below) column\(below == 1 ? "" : "s") below threshold") }
+        if above > 0 { reasons.append("\(above) column\(above == 1 ? "" : "s") above maxInvalid") }
+        return reasons
+    }
+
     private func formatNumber(_ value: Double) -> String {
         let text = String(value)
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
@@ -190,6 +212,9 @@ extension Report {
 extension Report.Column {
     /// `pass`, `WARN` (below `warnComplete`) or `FAIL` (below `minComplete`).
     public var verdict: String { !passed ? "FAIL" : warned ? "WARN" : "pass" }
+    /// The invalid ratio as a percentage with two decimals, on the side of `maxInvalid` its
+    /// verdict is.
+    var invalidShare: String { invalidRatio.text(decimals: 2, scale: 2, atMost: spec.maxInvalid) }
     /// How many cells each format was chosen for, in spec order: identical format texts share one
     /// entry, and formats never chosen are left out.
     var formatTotals: [(format: String, count: Int)] {

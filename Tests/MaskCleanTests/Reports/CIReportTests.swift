@@ -1,4 +1,5 @@
 import Foundation
+import MaskEngine
 import Testing
 
 @testable import MaskClean
@@ -252,5 +253,85 @@ struct CIReportTests {
         #expect(report.runFindings.last?.message == "1 row < minRows 2")
         #expect(report.junit.contains(#"name="rows">"#) && report.junit.contains(#"failures="1""#))
         #expect(report.markdown.contains("- **FAILED** rows: 1 row < minRows 2"))
+    }
+
+    // MARK: Invalid cells
+
+    /// Ten records of a card column checked with Luhn (at least 50% complete, at most 10% invalid):
+    /// rows 1–7 complete, 8 incomplete, 9 and 10 invalid; and a phone column without a check.
+    func invalidReport(complete: Int = 7, incomplete: Int = 1) throws -> Report {
+        var report = Report(
+            spec: try loadSpec(
+                #"{"columns":[{"name":"card","format":"[0000]","check":"luhn","minComplete":0.5,"maxInvalid":0.1},"#
+                    + #"{"name":"phone","format":"[0]"}]}"#))
+        report.input = "cards.csv"
+        report.rows = 10
+        var stats = ColumnStats(formats: 1)
+        let statuses =
+            Array(repeating: CellStatus.complete, count: complete)
+            + Array(repeating: .incomplete, count: incomplete)
+            + [.invalid, .invalid]
+        for (index, status) in statuses.enumerated() {
+            stats.count(status, format: 0, dropped: 0, row: index + 1) { "41111111111111\(index)" }
+        }
+        report.columns[0].stats = stats
+        report.columns[1].stats.complete = 10
+        report.columns[1].stats.formatCounts = [10]
+        return report
+    }
+
+    @Test("a column above maxInvalid is an error in JUnit, with its invalid count and samples")
+    func invalidInJUnit() throws {
+        let junit = try invalidReport().junit
+        #expect(junit.contains(#"failures="1""#))
+        #expect(
+            junit.contains(
+                #"<failure message="invalid 20.00% &gt; maxInvalid 10.00%" type="maskclean">"#
+                    + "7 complete, 0 lossy, 1 incomplete, 2 invalid, 0 empty, 0 rejected of 10 rows\n"
+                    + "incomplete row 8: 411111111111117\ninvalid row 9: 411111111111118\n"
+                    + "invalid row 10: 411111111111119</failure>"))
+        // A column without a check has no invalid cells to count: its line stays as it was.
+        #expect(
+            junit.contains("<system-out>10 complete, 0 lossy, 0 incomplete, 0 empty, 0 rejected of 10 rows"))
+        // Below minComplete too: one failure that gives both reasons.
+        let both = try invalidReport(complete: 4, incomplete: 4).junit
+        #expect(
+            both.contains(
+                #"<failure message="complete 40.00% &lt; minComplete 50.00%; invalid 20.00% &gt; maxInvalid 10.00%""#
+            ))
+        #expect(both.contains(#"failures="1""#))
+    }
+
+    @Test("a column above maxInvalid is a GitHub error annotation whose detail counts the invalid cells")
+    func invalidAnnotations() throws {
+        #expect(
+            try invalidReport().workflowCommands
+                == "::error file=cards.csv,title=maskclean card::invalid 20.00%25 > maxInvalid 10.00%25 (0 lossy, 1 incomplete, 2 invalid)\n"
+        )
+        let both = try invalidReport(complete: 4, incomplete: 4).findings
+        #expect(
+            both.map(\.message) == [
+                "complete 40.00% < minComplete 50.00%", "invalid 20.00% > maxInvalid 10.00%",
+            ])
+        #expect(both.allSatisfy { $0.level == .error && $0.detail == "0 lossy, 4 incomplete, 2 invalid" })
+        // Within maxInvalid, invalid cells alone are no finding.
+        var within = try invalidReport()
+        within.columns[0].spec.maxInvalid = 0.2
+        #expect(within.findings.isEmpty && within.passed)
+    }
+
+    @Test(
+        "the Markdown table counts invalid cells, the findings say maxInvalid, and invalid samples are listed"
+    )
+    func invalidInMarkdown() throws {
+        let markdown = try invalidReport().markdown
+        #expect(
+            markdown.contains(
+                "| column | complete | lossy | incomplete | invalid | empty | threshold | result |"))
+        #expect(markdown.contains("| card | 70.00% | 0 | 1 | 2 | 0 | 50.00% | **FAILED** |"))
+        #expect(markdown.contains("| phone | 100.00% | 0 | 0 | 0 | 0 | - | pass |"))
+        #expect(markdown.contains("- **FAILED** card: invalid 20.00% > maxInvalid 10.00%\n"))
+        #expect(markdown.contains("10 rows: FAILED (1 column above maxInvalid)"))
+        #expect(markdown.contains("| incomplete | 8 | 411111111111117 |\n| invalid | 9 | 411111111111118 |"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MaskEngine
 import PropertyBased
 import TestSupport
 import Testing
@@ -75,6 +76,9 @@ struct ReportMergingTests {
             }
             report.columns[index].stats.incompleteSamples = report.columns[index].stats.incompleteSamples.map
             {
+                Sample(row: $0.row, value: $0.value)
+            }
+            report.columns[index].stats.invalidSamples = report.columns[index].stats.invalidSamples.map {
                 Sample(row: $0.row, value: $0.value)
             }
         }
@@ -272,5 +276,72 @@ struct ReportMergingTests {
         var options = RunOptions(input: folder.path("2.ndjson"), output: nil, jobs: 1)
         options.firstRow = 7
         #expect(throws: MaskCleanError.self) { try Runner.run(spec, options) }
+    }
+
+    // MARK: Invalid cells
+
+    /// A card column checked with Luhn, keeping 3 samples, at most 20% invalid.
+    static let checkedSpec =
+        #"{"samples": 3, "columns": [{"name": "card", "format": "[0000]", "check": "luhn", "maxInvalid": 0.2}]}"#
+
+    /// Partition `part` of `rows` records from `firstRow`, its cells invalid at `invalidRows` (whole
+    /// input's rows) and complete elsewhere, read back from its JSON as `merge` reads it.
+    static func checkedPartial(part: String, firstRow: Int, rows: Int, invalidRows: [Int]) throws
+        -> Report.Partial
+    {
+        var report = Report(spec: try loadSpec(checkedSpec))
+        report.rows = rows
+        for row in 1...rows {
+            let invalid = invalidRows.contains(firstRow + row - 1)
+            report.columns[0].stats.count(invalid ? .invalid : .complete, format: 0, dropped: 0, row: row) {
+                "bad \(firstRow + row - 1)"
+            }
+        }
+        report.placeInPartition(part: part, firstRow: firstRow)
+        return Report.Partial(
+            file: "\(part).json",
+            report: try ReportReader.parse(
+                Array(report.json.utf8), file: "\(part).json", spec: loadSpec(checkedSpec)))
+    }
+
+    @Test(
+        "merging sums invalid cells, keeps the first invalid samples in row order, and judges maxInvalid on the sums"
+    )
+    func invalidMerged() throws {
+        let spec = try loadSpec(Self.checkedSpec)
+        // Each partition alone is within 20% invalid (2 of 10, 1 of 10); so is the whole, 3 of 20.
+        let first = try Self.checkedPartial(part: "0", firstRow: 1, rows: 10, invalidRows: [4, 9])
+        let second = try Self.checkedPartial(part: "1", firstRow: 11, rows: 10, invalidRows: [12])
+        #expect(first.report.columns[0].stats.invalid == 2)
+        let merged = try Report.merging([second, first], spec: spec)
+        let card = merged.columns[0]
+        #expect(card.stats.invalid == 3 && card.stats.complete == 17)
+        #expect(card.stats.invalidSamples.map(\.row) == [4, 9, 12])
+        #expect(card.stats.invalidSamples.map(\.part) == ["0", "0", "1"])
+        #expect(card.stats.invalidSamples.last?.value == "bad 12")
+        #expect(card.invalidRatio == Ratio(3, of: 20) && merged.passed)
+        // Partitions within maxInvalid can add up to more than it: 5 of 20 is 25%.
+        let worse = try Self.checkedPartial(part: "1", firstRow: 11, rows: 10, invalidRows: [11, 12, 13])
+        let failing = try Report.merging([first, worse], spec: spec)
+        #expect(failing.columns[0].stats.invalid == 5)
+        #expect(failing.columns[0].stats.invalidSamples.count == 3)
+        #expect(!failing.passed && failing.columns[0].failedThresholds == ["maxInvalid"])
+        #expect(failing.json.contains(#""invalidRatio": 0.2500,"#))
+    }
+
+    @Test("invalid counts are summed with the overflow check every count has")
+    func invalidOverflow() throws {
+        let spec = try loadSpec(Self.checkedSpec)
+        var huge = try Self.checkedPartial(part: "0", firstRow: 1, rows: 1, invalidRows: [1])
+        huge.report.columns[0].stats.invalid = Count.maximum
+        let other = try Self.checkedPartial(part: "1", firstRow: 2, rows: 1, invalidRows: [2])
+        #expect(
+            throws: MaskCleanError.data(
+                "1.json", line: nil,
+                #"columns[0] "card": invalid: the sum with the reports before it passes 9007199254740991, the most a report counts"#
+            )
+        ) {
+            try Report.merging([huge, other], spec: spec)
+        }
     }
 }

@@ -138,11 +138,12 @@ struct ReportReadingTests {
                 == "part-3.json:2: report: more than 64 keys: not an object of a maskclean report")
     }
 
-    @Test("the largest report a spec can make: 8 MiB, and per column 4 KiB, its texts and 4 KiB a sample")
+    @Test("the largest report a spec can make: 8 MiB, and per column 4 KiB, its texts and 6 KiB a sample")
     func largestReport() throws {
         #expect(try ReportReader.maximumBytes(for: loadSpec(Self.spec)) == 9 << 20)
+        // 8 MiB + 4 KiB + 1000 × 6 KiB (a lossy, an incomplete and an invalid sample of 2 KiB).
         let many = try loadSpec(#"{"samples": 1000, "columns": [{"name": "a", "format": "[0]"}]}"#)
-        #expect(ReportReader.maximumBytes(for: many) == 12 << 20)
+        #expect(ReportReader.maximumBytes(for: many) == 14 << 20)
     }
 
     @Test("counts that do not add up are refused")
@@ -150,7 +151,7 @@ struct ReportReadingTests {
         let cases: [(String, String, String)] = [
             (
                 #""rows": 6,"#, #""rows": 7,"#,
-                #"columns[0] "phone": complete, lossy, incomplete, empty and rejected add up to 6, not the report's 7 rows"#
+                #"columns[0] "phone": complete, lossy, incomplete, invalid, empty and rejected add up to 6, not the report's 7 rows"#
             ),
             (
                 #""[000]-[0000]": 4"#, #""[000]-[0000]": 5"#,
@@ -182,5 +183,89 @@ struct ReportReadingTests {
         #expect(
             failure?.message.hasPrefix(
                 "part-3.json: made with another spec than spec.json (spec fingerprint sha256:") == true)
+    }
+
+    // MARK: Invalid cells
+
+    /// A card column checked with Luhn: 6 rows, 3 complete, 2 invalid, 1 empty.
+    static let checkedSpec =
+        #"{"columns": [{"name": "card", "format": "[0000]", "check": "luhn", "maxInvalid": 0.25}]}"#
+
+    static func checkedReport() throws -> Report {
+        var report = Report(spec: try loadSpec(checkedSpec))
+        report.rows = 6
+        report.columns[0].stats.complete = 3
+        report.columns[0].stats.invalid = 2
+        report.columns[0].stats.empty = 1
+        report.columns[0].stats.formatCounts = [5]
+        report.columns[0].stats.invalidSamples = [
+            Sample(row: 2, value: "4242"), Sample(row: 5, value: "1234"),
+        ]
+        return report
+    }
+
+    @Test("invalid counts and samples read back: render, read, render gives the same report")
+    func invalidRoundTrip() throws {
+        let report = try Self.checkedReport()
+        #expect(!report.passed)
+        let read = try ReportReader.parse(
+            Array(report.json.utf8), file: "r.json", spec: loadSpec(Self.checkedSpec))
+        #expect(read.json == report.json)
+        #expect(read.columns[0].stats.invalid == 2)
+        #expect(read.columns[0].stats.invalidSamples == report.columns[0].stats.invalidSamples)
+        #expect(!read.passed && read.columns[0].failedThresholds == ["maxInvalid"])
+    }
+
+    @Test("a report without the invalid keys (an older maskclean's) is refused, naming the missing key")
+    func invalidKeysRequired() throws {
+        let json = try Self.report().json
+        let withoutCount = json.replacingOccurrences(of: "\"invalid\": 0,\n", with: "")
+        #expect(withoutCount != json)
+        #expect(
+            Self.failure(withoutCount)?.message.contains(#"columns[0] "phone": missing key "invalid""#)
+                == true)
+        let withoutSamples = json.replacingOccurrences(of: "],\n        \"invalid\": []", with: "]")
+        #expect(withoutSamples != json)
+        #expect(
+            Self.failure(withoutSamples)?.message.contains(
+                #"columns[0] "phone": samples: missing key "invalid""#)
+                == true)
+    }
+
+    @Test("invalid cells must add up with the others, be counted in formats, and outnumber their samples")
+    func invalidCountsAddUp() throws {
+        let json = try Self.checkedReport().json
+        func failure(_ old: String, _ new: String) -> String? {
+            #expect(json.contains(old), "the report has no \(old)")
+            return Self.failure(json.replacingOccurrences(of: old, with: new), spec: Self.checkedSpec)?
+                .message
+        }
+        #expect(
+            failure(#""invalid": 2,"#, #""invalid": 3,"#)?.contains(
+                #"complete, lossy, incomplete, invalid, empty and rejected add up to 7, not the report's 6 rows"#
+            )
+                == true)
+        // Invalid cells fit a format, so formats count them: 3 complete and 2 invalid are 5.
+        #expect(
+            failure(#""[0000]": 5"#, #""[0000]": 3"#)?.contains(
+                "formats: count 3 cells, where the column has 5 that are not empty") == true)
+        #expect(
+            failure(#""invalid": 2,"#, #""invalid": 1, "lossy2": 0,"#)?.contains("add up to 5") == true)
+        let threeSamples = #"{"row": 5, "value": "1234"}, {"row": 6, "value": "1"}"#
+        #expect(
+            failure(#"{"row": 5, "value": "1234"}"#, threeSamples)?.contains(
+                "more samples than cells of their status") == true)
+    }
+
+    @Test("invalid cells in a column the spec gives no check are refused: only a check makes them")
+    func invalidWithoutCheck() throws {
+        let json = try Self.report().json
+            .replacingOccurrences(of: #""complete": 3,"#, with: #""complete": 2,"#)
+            .replacingOccurrences(
+                of: #""incomplete": 2,\#n      "invalid": 0,"#,
+                with: #""incomplete": 2,\#n      "invalid": 1,"#)
+        #expect(
+            Self.failure(json)?.message.contains(
+                #"columns[0] "phone": 1 invalid cells, where spec.json gives the column no check"#) == true)
     }
 }

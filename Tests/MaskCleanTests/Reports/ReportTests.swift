@@ -11,14 +11,17 @@ struct ReportTests {
         try loadSpec(#"{"columns":[\#(columns)]}"#)
     }
 
-    /// Stats with the given counts, each non-empty cell chosen by format 0.
-    func stats(complete: Int = 0, lossy: Int = 0, incomplete: Int = 0, empty: Int = 0, formats: Int = 1)
-        -> ColumnStats
-    {
+    /// Stats with the given counts, each non-empty cell chosen by format 0, rows numbered in the
+    /// order complete, lossy, incomplete, empty, invalid.
+    func stats(
+        complete: Int = 0, lossy: Int = 0, incomplete: Int = 0, empty: Int = 0, invalid: Int = 0,
+        formats: Int = 1
+    ) -> ColumnStats {
         var stats = ColumnStats(formats: formats)
         var row = 0
         for (status, count) in [
             (CellStatus.complete, complete), (.lossy, lossy), (.incomplete, incomplete), (.empty, empty),
+            (.invalid, invalid),
         ] {
             for _ in 0..<count {
                 row += 1
@@ -249,11 +252,15 @@ struct ReportTests {
                   "complete": 930,
                   "lossy": 20,
                   "incomplete": 30,
+                  "invalid": 0,
                   "empty": 20,
                   "rejected": 0,
                   "completeRatio": 0.9489,
                   "minComplete": 0.98,
+                  "invalidRatio": 0.0000,
+                  "maxInvalid": null,
                   "passed": false,
+                  "failedThresholds": ["minComplete"],
                   "warnComplete": null,
                   "warned": false,
                   "keyFound": true,
@@ -269,7 +276,8 @@ struct ReportTests {
                     "incomplete": [
                       {"row": 3, "value": "say \\"5\\"\\n"},
                       {"row": 8, "value": "55"}
-                    ]
+                    ],
+                    "invalid": []
                   }
                 },
                 {
@@ -277,11 +285,15 @@ struct ReportTests {
                   "complete": 0,
                   "lossy": 0,
                   "incomplete": 0,
+                  "invalid": 0,
                   "empty": 1000,
                   "rejected": 0,
                   "completeRatio": 1.0000,
                   "minComplete": null,
+                  "invalidRatio": 0.0000,
+                  "maxInvalid": null,
                   "passed": true,
+                  "failedThresholds": [],
                   "warnComplete": null,
                   "warned": false,
                   "keyFound": true,
@@ -289,7 +301,8 @@ struct ReportTests {
                   "formats": {},
                   "samples": {
                     "lossy": [],
-                    "incomplete": []
+                    "incomplete": [],
+                    "invalid": []
                   }
                 }
               ]
@@ -333,11 +346,15 @@ struct ReportTests {
                   "complete": 1,
                   "lossy": 0,
                   "incomplete": 0,
+                  "invalid": 0,
                   "empty": 0,
                   "rejected": 2,
                   "completeRatio": 0.3333,
                   "minComplete": 0.3,
+                  "invalidRatio": 0.0000,
+                  "maxInvalid": null,
                   "passed": true,
+                  "failedThresholds": [],
                   "warnComplete": null,
                   "warned": false,
                   "keyFound": true,
@@ -347,7 +364,8 @@ struct ReportTests {
                   },
                   "samples": {
                     "lossy": [],
-                    "incomplete": []
+                    "incomplete": [],
+                    "invalid": []
                   }
                 }
               ]
@@ -392,9 +410,9 @@ struct ReportTests {
         report.columns[1].stats = stats(complete: 2, empty: 1)
         report.reject(line: 9, reason: "x")
         let expected = """
-            column  complete  lossy  incomplete  empty  threshold  result
-            phone     50.00%      1           0      0     90.00%    FAIL
-            date      66.66%      0           0      1          -    pass
+            column  complete  lossy  incomplete  invalid  empty  threshold  result
+            phone     50.00%      1           0        0      0     90.00%    FAIL
+            date      66.66%      0           0        0      1          -    pass
             1 record rejected (maxRejected 0): FAILED
             4 rows, 1 rejected: FAILED (1 column below threshold, more records rejected than maxRejected)
 
@@ -430,9 +448,9 @@ struct ReportTests {
         var report = Report(spec: try spec(#"{"name":"phone","format":"[0]","minComplete":0.8849}"#))
         report.rows = 100_000
         report.columns[0].stats = stats(complete: 88_489, incomplete: 11_511)
-        #expect(report.summary.contains("88.48%      0       11511      0     88.49%    FAIL"))
+        #expect(report.summary.contains("88.48%      0       11511        0      0     88.49%    FAIL"))
         report.columns[0].spec.minComplete = 0.88485
-        #expect(report.summary.contains("88.489%      0       11511      0    88.485%    pass"))
+        #expect(report.summary.contains("88.489%      0       11511        0      0    88.485%    pass"))
         // Every ratio the report writes compares with its minComplete as its `passed` says.
         for complete in [19_990, 19_998, 19_999, 20_000] {
             var strict = Report(spec: try spec(#"{"name":"a","format":"[0]","minComplete":1}"#))
@@ -442,6 +460,125 @@ struct ReportTests {
             let column = try #require((parsed?["columns"] as? [[String: Any]])?.first)
             let ratio = try #require(column["completeRatio"] as? Double)
             #expect((ratio >= 1) == (column["passed"] as? Bool), "\(complete): \(ratio)")
+        }
+    }
+
+    // MARK: Invalid cells
+
+    /// A card column checked with Luhn, at most 10% invalid and at least 50% complete.
+    static let checkedCard =
+        #"{"name":"card","format":"[0000]","check":"luhn","minComplete":0.5,"maxInvalid":0.1}"#
+
+    @Test(
+        "the JSON counts invalid cells, their share against maxInvalid, their samples, and why the column failed"
+    )
+    func invalidInJSON() throws {
+        var report = Report(spec: try spec(Self.checkedCard))
+        report.rows = 10
+        report.columns[0].stats = stats(complete: 7, incomplete: 1, invalid: 2)
+        let text = report.json
+        // New keys next to the ones they go with; the existing keys keep their order.
+        let expected = [
+            #""complete": 7,"#, #""lossy": 0,"#, #""incomplete": 1,"#, #""invalid": 2,"#, #""empty": 0,"#,
+            #""rejected": 0,"#, #""completeRatio": 0.7000,"#, #""minComplete": 0.5,"#,
+            #""invalidRatio": 0.2000,"#, #""maxInvalid": 0.1,"#, #""passed": false,"#,
+            #""failedThresholds": ["maxInvalid"],"#, #""warnComplete": null,"#,
+        ].joined(separator: "\n      ")
+        #expect(text.contains(expected), "\(text)")
+        let samples = [
+            #"        "incomplete": ["#, #"          {"row": 8, "value": "v8"}"#, #"        ],"#,
+            #"        "invalid": ["#, #"          {"row": 9, "value": "v9"},"#,
+            #"          {"row": 10, "value": "v10"}"#,
+            #"        ]"#,
+        ].joined(separator: "\n")
+        #expect(text.contains(samples), "\(text)")
+        #expect(!report.passed)
+
+        // A column without a check still says it has no invalid cells, and no maxInvalid.
+        var plain = Report(spec: try spec(#"{"name":"phone","format":"[0]"}"#))
+        plain.rows = 1
+        plain.columns[0].stats = stats(complete: 1)
+        #expect(plain.json.contains(#""invalid": 0,"#))
+        #expect(plain.json.contains(#""invalidRatio": 0.0000,\#n      "maxInvalid": null,"#))
+        #expect(plain.json.contains(#""failedThresholds": [],"#))
+        #expect(plain.json.contains(#""invalid": []"#))
+    }
+
+    @Test("an invalid cell never counts as complete, but does count in the complete ratio's divisor")
+    func invalidIsNotComplete() throws {
+        // 8 complete of 10 counted cells: were the 2 invalid ones complete, the ratio would be 1.
+        let failing = try column(
+            #"{"name":"card","format":"[0000]","check":"luhn","minComplete":0.9}"#,
+            stats(complete: 8, invalid: 2))
+        #expect(failing.completeRatio == Ratio(8, of: 10))
+        #expect(failing.invalidRatio == Ratio(2, of: 10))
+        #expect(!failing.passed)
+        #expect(failing.failedThresholds == ["minComplete"])
+        // An empty cell is left out of both divisors, unless the column is required.
+        let sparse = try column(
+            #"{"name":"card","format":"[0000]","check":"luhn","required":true}"#,
+            stats(complete: 6, empty: 2, invalid: 2))
+        #expect(sparse.invalidRatio == Ratio(2, of: 10))
+        #expect(sparse.completeRatio == Ratio(6, of: 10))
+    }
+
+    @Test("a column fails on maxInvalid alone, and passes with invalid cells under it")
+    func maxInvalidDecides() throws {
+        var report = Report(
+            spec: try spec(
+                Self.checkedCard + #",{"name":"npi","format":"[0000]","check":"luhn","maxInvalid":0.1}"#))
+        report.rows = 10
+        report.columns[0].stats = stats(complete: 7, incomplete: 1, invalid: 2)
+        report.columns[1].stats = stats(complete: 9, invalid: 1)
+        #expect(report.columns[0].completePassed && !report.columns[0].invalidPassed)
+        #expect(!report.columns[0].passed)
+        #expect(report.columns[1].passed && report.columns[1].failedThresholds.isEmpty)
+        #expect(report.failedColumns == 1 && !report.passed)
+        let expected = """
+            column  complete  lossy  incomplete  invalid  empty  threshold  result
+            card      70.00%      0           1        2      0     50.00%    FAIL
+            npi       90.00%      0           0        1      0          -    pass
+            card: 20.00% invalid (maxInvalid 10.00%): FAILED
+            npi: 10.00% invalid (maxInvalid 10.00%): passed
+            10 rows: FAILED (1 column above maxInvalid)
+
+            """
+        #expect(report.summary == expected)
+        // Below minComplete too: the verdict names both reasons, and so does the column.
+        report.columns[0].stats = stats(complete: 4, incomplete: 4, invalid: 2)
+        #expect(report.columns[0].failedThresholds == ["minComplete", "maxInvalid"])
+        #expect(
+            report.summary.hasSuffix(
+                "10 rows: FAILED (1 column below threshold, 1 column above maxInvalid)\n"))
+    }
+
+    @Test("invalid exactly maxInvalid × the divisor passes; one cell more fails, and its share says so")
+    func maxInvalidBoundary() throws {
+        let spec = #"{"name":"card","format":"[0000]","check":"luhn","maxInvalid":0.05}"#
+        let atMost = try column(spec, stats(complete: 950, invalid: 50))
+        #expect(atMost.passed)
+        #expect(atMost.invalidRatio.text(decimals: 4, atMost: 0.05) == "0.0500")
+        let over = try column(spec, stats(complete: 949, invalid: 51))
+        #expect(!over.passed)
+        #expect(over.invalidRatio.text(decimals: 4, atMost: 0.05) == "0.0510")
+        // Just over, where four decimals would read as equal to the threshold: more are shown.
+        let justOver = Ratio(50_001, of: 1_000_000)
+        #expect(!justOver.isAtMost(0.05))
+        #expect(justOver.text(decimals: 4, atMost: 0.05) == "0.050001")
+        #expect(justOver.text(decimals: 2, scale: 2, atMost: 0.05) == "5.0001")
+        #expect(Ratio(50_000, of: 1_000_000).text(decimals: 2, scale: 2, atMost: 0.05) == "5.00")
+        // Nothing counted is nothing invalid: 0, where a complete ratio says 1.
+        #expect(Ratio(0, of: 0).text(decimals: 4, atMost: 0.05) == "0.0000")
+        #expect(Ratio(0, of: 0).text(decimals: 4, atMost: nil) == "0.0000")
+        // Every invalid ratio the report writes compares with its maxInvalid as its `passed` says.
+        for invalid in [0, 49_999, 50_000, 50_001, 50_010] {
+            var report = Report(spec: try self.spec(spec))
+            report.rows = 1_000_000
+            report.columns[0].stats = stats(complete: 1_000_000 - invalid, invalid: invalid)
+            let parsed = try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any]
+            let column = try #require((parsed?["columns"] as? [[String: Any]])?.first)
+            let ratio = try #require(column["invalidRatio"] as? Double)
+            #expect((ratio <= 0.05) == (column["passed"] as? Bool), "\(invalid): \(ratio)")
         }
     }
 }
