@@ -72,7 +72,8 @@ struct DateLayout: Sendable, Hashable {
             }
             order = givenOrder
         case []:
-            throw Refusal(reason: "a group of digits is a day or a month (2 digits), or a year (4 digits, or 2)")
+            throw Refusal(
+                reason: "a group of digits is a day or a month (2 digits), or a year (4 digits, or 2)")
         default:
             throw Refusal(reason: "the year, the one group of 4 digits, must come first or last")
         }
