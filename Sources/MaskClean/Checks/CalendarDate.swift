@@ -156,9 +156,16 @@ struct DateLayout: Sendable, Hashable {
 }
 
 extension DateOrder {
+    /// Where the year, the month and the day are, by position: Y M D, M D Y, D M Y.
     var yearIndex: Int { self == .ymd ? 0 : 2 }
     var monthIndex: Int { self == .mdy ? 0 : 1 }
-    var dayIndex: Int { self == .dmy ? 0 : 2 }
+    var dayIndex: Int {
+        switch self {
+        case .ymd: 2
+        case .mdy: 1
+        case .dmy: 0
+        }
+    }
 }
 
 /// The Gregorian calendar's rules (ISO 8601, and Python's `datetime`): years 1 to 9999, months 1
