@@ -327,6 +327,15 @@ def iban():
                 caught = not iban_line(swapped)
                 assert caught or not (first in DIGITS and second in DIGITS), swapped
                 count += 1
+        # Each BBAN character changed to one of the other kind (a digit for a letter, a letter for a
+        # digit), with the check digits made right again: only the registry's structure can
+        # refuse these (a letter where it says n, a digit where it says a; c takes both).
+        bban = electronic[4:]
+        for index, original in enumerate(bban):
+            changed = bban[:index] + ("7" if original.isalpha() else "K") + bban[index + 1 :]
+            number = country + stdnum.iban.calc_check_digits(country + "00" + changed) + changed
+            iban_line(number)
+            count += 1
         # One character more and one fewer: a length the registry does not give the country.
         assert not iban_line(electronic + "0") and not iban_line(electronic[:-1])
         count += 2
