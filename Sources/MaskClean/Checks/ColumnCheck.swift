@@ -60,7 +60,9 @@ public struct ColumnCheck: Sendable {
         switch name {
         case .date:
             guard let date = dateLayouts[format].date(formatted) else { return false }
-            if let normalized { CalendarDate.iso(year: date.year, month: date.month, day: date.day, into: normalized) }
+            if let normalized {
+                CalendarDate.iso(year: date.year, month: date.month, day: date.day, into: normalized)
+            }
             return true
         case .luhn:
             return Luhn.isValid(extracted, prefix: luhnPrefixDigits)

@@ -14,7 +14,9 @@ enum GTIN {
     /// Whether the last of `digits` is the GS1 check digit of the others (any length from 2).
     static func hasCheckDigit(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
         guard digits.count >= 2, let check = digitValue(digits[digits.count - 1]) else { return false }
-        guard let expected = checkDigit(UnsafeBufferPointer(rebasing: digits.dropLast())) else { return false }
+        guard let expected = checkDigit(UnsafeBufferPointer(rebasing: digits.dropLast())) else {
+            return false
+        }
         return check == expected
     }
 

@@ -7,7 +7,8 @@ enum ISBN {
     static func isValid(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         switch value.count {
         case 10: return isValidISBN10(value)
-        case 13: return (value.starts(with: "978".utf8) || value.starts(with: "979".utf8)) && GTIN.isValid(value)
+        case 13:
+            return (value.starts(with: "978".utf8) || value.starts(with: "979".utf8)) && GTIN.isValid(value)
         default: return false
         }
     }
