@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+/// The column checks' suites (Sources/MaskClean/Checks/), together: `swift test --filter Checks`.
+@Suite("Column checks")
+enum Checks {}
+
 /// A corpus of values with an independent implementation's verdicts, written by
 /// Tests/Oracles/checks_oracle.py with the virtual environment `make test-deps` makes
 /// (python-stdnum 2.2 in .build/oracle-venv): each line's tab-separated fields, as bytes.
