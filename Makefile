@@ -47,9 +47,13 @@ deps:
 # (headless), PostgreSQL loads the cleaned CSV with COPY (a throwaway server of the test's own; Debian
 # puts initdb under /usr/lib/postgresql/VERSION/bin, not on the PATH), and cmarkgfm (GitHub's
 # cmark-gfm, from PyPI into GFM_VENV, with python3-venv) renders the Markdown summary as GitHub
-# does. Building or running the demo does not install them.
+# does, and python-stdnum (from PyPI into ORACLE_VENV) is one of the independent implementations
+# the column checks are tested against (Tests/Oracles/checks_oracle.py). Building or running the
+# demo does not install them.
 GFM_VENV          = .build/gfm-venv
 CMARKGFM_VERSION  = 2025.10.22
+ORACLE_VENV       = .build/oracle-venv
+STDNUM_VERSION    = 2.2
 
 test-deps: deps
 	$(call install-missing,command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
@@ -62,6 +66,11 @@ test-deps: deps
 		echo "Installing cmarkgfm $(CMARKGFM_VERSION) into $(GFM_VENV)…"; \
 		rm -rf $(GFM_VENV) && python3 -m venv $(GFM_VENV) && \
 		$(GFM_VENV)/bin/pip install --quiet --disable-pip-version-check "cmarkgfm==$(CMARKGFM_VERSION)"; }
+	@$(ORACLE_VENV)/bin/python -c 'import stdnum, sys; sys.exit(stdnum.__version__ != "$(STDNUM_VERSION)")' \
+		2>/dev/null || { \
+		echo "Installing python-stdnum $(STDNUM_VERSION) into $(ORACLE_VENV)…"; \
+		rm -rf $(ORACLE_VENV) && python3 -m venv $(ORACLE_VENV) && \
+		$(ORACLE_VENV)/bin/pip install --quiet --disable-pip-version-check "python-stdnum==$(STDNUM_VERSION)"; }
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product maskclean

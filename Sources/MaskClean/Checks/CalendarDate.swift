@@ -161,6 +161,7 @@ struct DateLayout: Sendable, Hashable {
 }
 
 extension DateOrder {
+    /// Where the year, the month and the day are, by position: Y M D, M D Y, D M Y.
     var yearIndex: Int { self == .ymd ? 0 : 2 }
     var monthIndex: Int { self == .mdy ? 0 : 1 }
     var dayIndex: Int {

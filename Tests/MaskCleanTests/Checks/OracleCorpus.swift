@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// The column checks' suites (Sources/MaskClean/Checks/), together: `swift test --filter Checks`.
+@Suite("Column checks")
+enum Checks {}
+
+/// A corpus of values with an independent implementation's verdicts, written by
+/// Tests/Oracles/checks_oracle.py with the virtual environment `make test-deps` makes
+/// (python-stdnum 2.2 in .build/oracle-venv): each line's tab-separated fields, as bytes.
+///
+/// A missing environment fails the test, never skips it: a check that does not run proves
+/// nothing.
+struct OracleCorpus {
+    static let python = repositoryRoot.appendingPathComponent(".build/oracle-venv/bin/python").path
+    static let script = repositoryRoot.appendingPathComponent("Tests/Oracles/checks_oracle.py").path
+
+    /// The lines, each split at its tabs.
+    var lines: [[ArraySlice<UInt8>]]
+
+    /// Runs the script for one corpus (`dates`, `luhn`, `gtin`, `isbn`, `iban`).
+    init(_ name: String) throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.python),
+            "the oracles' Python is missing: `make test-deps` (or `make test`) installs python-stdnum into .build/oracle-venv"
+        )
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.python)
+        process.arguments = [Self.script, name]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "checks_oracle.py \(name) failed (its error is above)")
+        let bytes = [UInt8](data)
+        lines = bytes.split(separator: UInt8(ascii: "\n")).map {
+            $0.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+        }
+    }
+}
+
+/// Counts the lines where our verdict differs from the oracle's and keeps the first few.
+struct Disagreements {
+    private(set) var count = 0
+    private(set) var first: [String] = []
+
+    mutating func record(_ description: @autoclosure () -> String) {
+        count += 1
+        if first.count < 10 { first.append(description()) }
+    }
+
+    /// Fails the test when there is any, with the first few.
+    func expectNone(_ corpus: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(
+            count == 0,
+            "\(count) disagreements with the \(corpus) oracle, first:\n\(first.joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
+    }
+}
+
+extension ArraySlice<UInt8> {
+    var text: String { String(decoding: self, as: UTF8.self) }
+}
