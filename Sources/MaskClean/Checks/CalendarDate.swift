@@ -158,7 +158,14 @@ struct DateLayout: Sendable, Hashable {
 extension DateOrder {
     var yearIndex: Int { self == .ymd ? 0 : 2 }
     var monthIndex: Int { self == .mdy ? 0 : 1 }
-    var dayIndex: Int { self == .dmy ? 0 : 2 }
+    /// Month, day, year puts the day in the middle: it is last only in year, month, day.
+    var dayIndex: Int {
+        switch self {
+        case .dmy: 0
+        case .mdy: 1
+        case .ymd: 2
+        }
+    }
 }
 
 /// The Gregorian calendar's rules (ISO 8601, and Python's `datetime`): years 1 to 9999, months 1
