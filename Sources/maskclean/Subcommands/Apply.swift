@@ -54,13 +54,13 @@ struct Apply: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A check on the values that fit a format (date, luhn, iban, isbn, gtin): one that fails is invalid. date, iban and isbn add the normalized column.",
+            "A check on the values that fit a format: one that fails is invalid. date, iban and isbn add the normalized column.",
             valueName: "name"))
     var check: CheckName?
 
     @Option(
         help: ArgumentHelp(
-            "With --check date: the order of day, month and year where the format does not say it (YMD, MDY, DMY).",
+            "With --check date: the order of day, month and year where the format does not say it.",
             valueName: "order"))
     var dateOrder: DateOrder?
 
@@ -73,7 +73,7 @@ struct Apply: ParsableCommand {
     @Option(
         name: .customLong("case"),
         help: ArgumentHelp(
-            "Put the formatted and extracted values' letters in upper or lower case, or keep them.",
+            "The case of the formatted and extracted values' letters.",
             valueName: "case"))
     var letterCase: LetterCase = .keep
 
@@ -85,7 +85,7 @@ struct Apply: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Characters that count as data: a value that loses one is lossy (e.g. '-.' for a sign and a decimal point).",
+            "Characters that count as data: a value that loses one is lossy (--significant=-. for a sign and a decimal point).",
             valueName: "chars"))
     var significant = ""
 
