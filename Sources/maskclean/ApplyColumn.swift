@@ -15,36 +15,88 @@ struct ApplyColumn {
     var syntaxOptions = SyntaxOptions()
     /// Show the template column, with this placeholder for unfilled slots.
     var placeholder: Character?
+    /// `--check`, `--date-order`, `--luhn-prefix`: the spec's `check`, `dateOrder`, `luhnPrefix`.
+    var check: CheckName?
+    var dateOrder: DateOrder?
+    var luhnPrefix = ""
+    /// `--case` and `--ignore`: the spec's `case` and `ignore` (`--significant` is in
+    /// `syntaxOptions`, as the spec's `significant` is).
+    var letterCase = LetterCase.keep
+    var ignore = ""
+
+    /// The column compiled: its formats, and its check ready to judge values.
+    struct Compiled {
+        var mask: AffineMask
+        var check: ColumnCheck?
+    }
 
     /// Compiles the column, or says what is wrong with it (exit 64: it came from the command line).
-    func compile() throws(MaskCleanError) -> AffineMask {
+    func compile() throws(MaskCleanError) -> Compiled {
+        let mask: AffineMask
         do {
             try Notation.checkDistinct(syntaxOptions.notations)
-            return try AffineMask(
+            mask = try AffineMask(
                 syntax: syntax, format: format, affineFormats: affineFormats, options: syntaxOptions,
                 strategy: strategy, autocomplete: autocomplete)
         } catch let error as AffineFormatError {
-            let which = error.affineIndex.map { "--affine \"\(affineFormats[$0])\"" } ?? "format"
-            throw .usage("\(which): \(error.error)")
+            throw .usage("\(describe(format: error.affineIndex.map { $0 + 1 } ?? 0)): \(error.error)")
         } catch {
             throw .usage("--notation: \(error)")
         }
+        guard let check else { return Compiled(mask: mask, check: nil) }
+        do {
+            return Compiled(
+                mask: mask,
+                check: try ColumnCheck(check, dateOrder: dateOrder, luhnPrefix: luhnPrefix, mask: mask))
+        } catch {
+            // The spec loader's words, with the flags in place of the keys.
+            throw .usage(
+                "--check \(check.rawValue) cannot read \(describe(format: error.format)): \(error.reason)")
+        }
     }
 
-    /// One value's outcome through `mask`, the column compiled.
-    func row(_ mask: AffineMask, value: String) -> ApplyRow {
+    /// A format by its index, as the command line gave it: 0 the primary, then `--affine`'s.
+    private func describe(format index: Int) -> String {
+        index == 0 ? "format" : "--affine \"\(affineFormats[index - 1])\""
+    }
+
+    /// One value's outcome through the column compiled, in the order `run` takes a cell
+    /// (docs/cell-status.md): ignored characters out, masked, letters put in the column's case,
+    /// and a value that fits a format but fails the check is invalid.
+    func row(_ column: Compiled, value: String) -> ApplyRow {
+        let mask = column.mask
+        let normalized = column.check.map { $0.name.hasNormalizedForm ? "" : nil } ?? nil
         guard !value.isEmpty else {
             return ApplyRow(
                 value: value, formatted: "", extracted: "", status: .empty, format: "", placeholder: "",
-                dropped: "", template: placeholder.map { _ in "" })
+                dropped: "", normalized: normalized, template: placeholder.map { _ in "" })
         }
-        let outcome = mask.apply(value)
+        let masked = value.removingIgnored(ignore)
+        let outcome = mask.apply(masked)
         let chosen = mask.masks[outcome.chosen]
-        return ApplyRow(
-            value: value, formatted: outcome.result.formatted, extracted: outcome.result.extracted,
-            status: outcome.result.status, format: chosen.format, placeholder: chosen.placeholder,
-            dropped: outcome.result.dropped,
-            template: placeholder.map { mask.template(value, placeholder: $0) })
+        var row = ApplyRow(
+            value: value, formatted: letterCase.converted(outcome.result.formatted),
+            extracted: letterCase.converted(outcome.result.extracted), status: outcome.result.status,
+            format: chosen.format, placeholder: chosen.placeholder, dropped: outcome.result.dropped,
+            normalized: normalized, template: nil)
+        if let placeholder {
+            // The formatted value in the column's case, then the rest of the format, as `run`
+            // writes the template cell.
+            var text = masked
+            let buffer = ApplyBuffer()
+            let cell = text.withUTF8 { mask.apply(utf8: $0, into: buffer) }
+            row.template = mask.template(formatted: row.formatted, outcome: cell, placeholder: placeholder)
+        }
+        if let check = column.check, row.status == .complete || row.status == .lossy {
+            let judged = check.judge(
+                formatted: row.formatted, extracted: row.extracted, format: outcome.chosen)
+            if !judged.passes {
+                row.status = .invalid
+            } else if row.status == .complete, let form = judged.normalized {
+                row.normalized = form
+            }
+        }
+        return row
     }
 }
 
@@ -57,5 +109,8 @@ struct ApplyRow {
     var format: String
     var placeholder: String
     var dropped: String
+    /// The check's canonical form: nil when the column has no check with one (no column), empty
+    /// unless the value is complete and passes.
+    var normalized: String?
     var template: String?
 }

@@ -9,9 +9,11 @@ extension ApplyRow {
         "value", "formatted", "extracted", "status", "format", "placeholder", "dropped",
     ]
 
-    /// The row's cells in the table's column order, the template last when there is one.
+    /// The row's cells in the table's column order: the normalized value when the check has one,
+    /// then the template last when there is one.
     var cells: [String] {
         var cells = [value, formatted, extracted, status.rawValue, format, placeholder, dropped]
+        if let normalized { cells.append(normalized) }
         if let template { cells.append(template) }
         return cells
     }
@@ -23,6 +25,7 @@ extension ApplyRow {
             ("status", status.rawValue), ("format", format), ("placeholder", placeholder),
             ("dropped", dropped),
         ]
+        if let normalized { members.append(("normalized", normalized)) }
         if let template { members.append(("template", template)) }
         return "{" + members.map { "\(jsonQuoted($0.0)): \(jsonQuoted($0.1))" }.joined(separator: ", ") + "}"
     }
@@ -43,15 +46,22 @@ struct ApplyTable {
     /// What is known before any value: every status, and the formats and placeholders to show.
     private let known: [String]
 
-    init(withTemplate: Bool, formats: [String], placeholders: [String], streaming: Bool) {
-        header = ApplyRow.header + (withTemplate ? ["template"] : [])
+    init(
+        withNormalized: Bool, withTemplate: Bool, formats: [String], placeholders: [String], streaming: Bool
+    ) {
+        header = ApplyRow.header + (withNormalized ? ["normalized"] : []) + (withTemplate ? ["template"] : [])
         var known = Array(repeating: "", count: header.count)
         known[3] = CellStatus.incomplete.rawValue
         known[4] = formats.max { $0.count < $1.count } ?? ""
         let placeholder = placeholders.max { $0.count < $1.count } ?? ""
         known[5] = placeholder
         if streaming {
-            for index in [0, 1, 2, 6] + (withTemplate ? [7] : []) { known[index] = placeholder }
+            for index in [0, 1, 2, 6] + (withTemplate ? [header.count - 1] : []) {
+                known[index] = placeholder
+            }
+            // A normalized value may be longer than the format's placeholder: an ISBN-13 from an
+            // ISBN-10 without hyphens, an ISO date from a two-digit year.
+            if withNormalized { known[7] = placeholder.count >= 13 ? placeholder : "0000000000000" }
         }
         self.known = known.map { visible($0) }
         if streaming { widths = fitted([header]) }

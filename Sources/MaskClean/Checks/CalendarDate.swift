@@ -166,9 +166,9 @@ extension DateOrder {
     var monthIndex: Int { self == .mdy ? 0 : 1 }
     var dayIndex: Int {
         switch self {
-        case .ymd: 2
-        case .mdy: 1
         case .dmy: 0
+        case .mdy: 1
+        case .ymd: 2
         }
     }
 }

@@ -21,6 +21,12 @@ public struct ColumnProposal: Sendable, Equatable {
     public var kind: String?
     /// The primary format and its alternatives, most used first; empty when left out.
     public var formats: [String] = []
+    /// The check proposed (`ProposedRules`): Luhn for card numbers, date for dates, with the
+    /// order the values show where the formats do not say it.
+    public var check: CheckName?
+    public var dateOrder: DateOrder?
+    /// `significant`: the sign and decimal point a column of numbers holds.
+    public var significant = ""
     /// Why the column is left out of the spec; nil when it is proposed.
     public var leftOut: String?
     /// The added columns (`formattedColumn`, ...) written as `null`: the input has a column of
@@ -46,6 +52,8 @@ public struct ColumnProposal: Sendable, Equatable {
 /// A proposed column's values masked with its formats, one after another.
 struct Measure {
     let mask: AffineMask
+    /// The column's check: a value that fails it is invalid, not complete, as in a run.
+    let check: ColumnCheck?
     let buffer = ApplyBuffer()
     var complete = 0
     var uncovered: [String: Int] = [:]
@@ -54,6 +62,7 @@ struct Measure {
     init(_ column: ColumnProposal) throws(MaskCleanError) {
         let spec = try SpecLoader.parse(Array(SpecProposal.json([column]).utf8), file: "proposed spec")
         mask = spec.columns[0].mask
+        check = spec.columns[0].check
     }
 
     mutating func add(_ value: String, count: Int) {
@@ -62,7 +71,14 @@ struct Measure {
     }
 
     mutating func add(utf8 value: UnsafeBufferPointer<UInt8>, count: Int = 1) {
-        if mask.apply(utf8: value, into: buffer).status == .complete {
+        let outcome = mask.apply(utf8: value, into: buffer)
+        if outcome.status == .complete
+            && check.map({
+                $0.passes(
+                    formatted: buffer.formatted, extracted: buffer.extracted, format: outcome.chosen,
+                    normalized: nil)
+            }) ?? true
+        {
             complete += count
         } else {
             let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
@@ -137,6 +153,12 @@ public enum SpecProposer {
                 inputNames.contains(columns[index].name + $0.suffix)
             }
             .map(\.key)
+            // A check with a canonical form adds the normalized column too.
+            if columns[index].check?.hasNormalizedForm == true,
+                inputNames.contains(columns[index].name + "_normalized")
+            {
+                columns[index].omittedOutputs.append("normalizedColumn")
+            }
         }
         // Each proposed column is loaded as written (`Measure`), one at a time: the spec of a
         // hundred thousand columns is not held compiled. Across columns nothing can clash: the
@@ -202,6 +224,12 @@ public enum SpecProposer {
             column.kind = kind.kind.name
             column.covered = kind.count
             (column.formats, column.notes) = KindFormats.formats(kind)
+            switch kind.kind {
+            case .card: ProposedRules.cardCheck(kind, failing: tally.failingLuhn, into: &column)
+            case .date: ProposedRules.dateCheck(kind, into: &column)
+            case .phone, .zip: break
+            }
+            ProposedRules.keepCheckIfReadable(&column)
         } else if let reason = unsuitable(tally, ranked: ranked.map { ($0.shape, $0.count) }, shapeCount) {
             column.leftOut = reason
             return column
@@ -231,6 +259,13 @@ public enum SpecProposer {
                 return column
             }
             column.formats = formats.map(\.format)
+            let skeletons = Set(formats.map { ValueShape(format: $0.format).skeleton })
+            column.significant = ProposedRules.significant(
+                ranked.map(\.shape).filter { $0.isTypeable && skeletons.contains($0.skeleton) })
+            if !column.significant.isEmpty {
+                column.formats = ProposedRules.numberFormats(
+                    column.formats, significant: column.significant, limit: 1 + maximumAlternatives)
+            }
             if tally.failingLuhn > 0 {
                 column.notes.append(
                     "\(tally.failingLuhn) like card numbers (13 to 19 digits) but failing the Luhn check")

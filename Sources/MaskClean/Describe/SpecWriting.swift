@@ -107,6 +107,9 @@ extension SpecProposal {
             members.append(("affineFormats", .list(Array(column.formats.dropFirst()))))
         }
         members.append(("affinityStrategy", .text(strategy)))
+        if let check = column.check { members.append(("check", .text(check.rawValue))) }
+        if let order = column.dateOrder { members.append(("dateOrder", .text(order.rawValue))) }
+        if !column.significant.isEmpty { members.append(("significant", .text(column.significant))) }
         members.append(("minComplete", .number(minComplete(column.minCompleteHundredths))))
         members += column.omittedOutputs.map { ($0, .null) }
         return members

@@ -4,9 +4,11 @@ import MaskEngine
 
 // maskclean apply FORMAT [VALUE ...] [--affine FORMAT ...] [--strategy S] [--notation C:SET[:optional]]
 //                 [--no-autocomplete] [--rtl] [--syntax S] [--template T] [--symbols S] [--placeholder C]
+//                 [--check NAME [--date-order O] [--luhn-prefix D]] [--case C] [--ignore S] [--significant S]
 //
 // Tries a format on values from the command line, or from stdin one per line, and prints what a
-// run would write: formatted, extracted, status, the chosen format and its placeholder.
+// run would write: formatted, extracted, status (invalid with a check), the chosen format and its
+// placeholder, and the normalized value when the check has one.
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
@@ -50,6 +52,43 @@ struct Apply: ParsableCommand {
     @Option(help: "Also show the template column, with this character for each unfilled slot.")
     var placeholder: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A check on the values that fit a format: one that fails is invalid. date, iban and isbn add the normalized column.",
+            valueName: "name"))
+    var check: CheckName?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --check date: the order of day, month and year where the format does not say it.",
+            valueName: "order"))
+    var dateOrder: DateOrder?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --check luhn: digits counted in front of each value (80840 for an NPI).",
+            valueName: "digits"))
+    var luhnPrefix: String?
+
+    @Option(
+        name: .customLong("case"),
+        help: ArgumentHelp(
+            "The case of the formatted and extracted values' letters.",
+            valueName: "case"))
+    var letterCase: LetterCase = .keep
+
+    @Option(
+        help: ArgumentHelp(
+            "Characters taken out of each value before masking: never a loss (e.g. ' -' for separators).",
+            valueName: "chars"))
+    var ignore = ""
+
+    @Option(
+        help: ArgumentHelp(
+            "Characters that count as data: a value that loses one is lossy (--significant=-. for a sign and a decimal point).",
+            valueName: "chars"))
+    var significant = ""
+
     @Flag(help: "Print one JSON object per value instead of a table.")
     var json = false
 
@@ -58,6 +97,23 @@ struct Apply: ParsableCommand {
             throw ValidationError("--placeholder must be one character")
         }
         _ = try parsedNotations()
+        // Each of these without the check it belongs to would be ignored, as the spec's keys.
+        if dateOrder != nil && check != .date {
+            throw ValidationError("--date-order goes with --check date")
+        }
+        if let luhnPrefix {
+            guard check == .luhn else { throw ValidationError("--luhn-prefix goes with --check luhn") }
+            guard luhnPrefix.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                throw ValidationError(
+                    visible("--luhn-prefix must be digits only (the NPI's is 80840), not '\(luhnPrefix)'"))
+            }
+        }
+        if let both = ignore.first(where: significant.contains) {
+            throw ValidationError(
+                visible(
+                    "--significant: '\(both)' is in --ignore too: a character is either removed before masking or counted"
+                ))
+        }
     }
 
     func parsedNotations() throws -> [Notation] {
@@ -86,18 +142,26 @@ struct Apply: ParsableCommand {
         column.syntaxOptions.notations = try parsedNotations()
         column.syntaxOptions.rightToLeft = rtl
         column.placeholder = placeholder?.first ?? (syntax.template != nil ? "_" : nil)
+        column.check = check
+        column.dateOrder = dateOrder
+        column.luhnPrefix = luhnPrefix ?? ""
+        column.letterCase = letterCase
+        column.ignore = ignore
+        column.syntaxOptions.significant = significant
         try ExitPath.run { () throws(MaskCleanError) -> ExitStatus in
-            let mask = try column.compile()
+            let compiled = try column.compile()
+            let mask = compiled.mask
             // A row goes out per value that comes in: nothing waits for the input to end.
             var out = StandardOutput()
             var table =
                 json
                 ? nil
                 : ApplyTable(
+                    withNormalized: check?.hasNormalizedForm ?? false,
                     withTemplate: column.placeholder != nil, formats: mask.masks.map(\.format),
                     placeholders: mask.masks.map(\.placeholder), streaming: values.isEmpty)
             let emit = { (value: String) throws(MaskCleanError) in
-                let row = column.row(mask, value: value)
+                let row = column.row(compiled, value: value)
                 if table != nil {
                     try table!.add(row, to: &out)
                 } else {
@@ -118,3 +182,8 @@ struct Apply: ParsableCommand {
 
 /// `--strategy`: the engine's strategies, as they are named.
 extension AffinityStrategy: ExpressibleByArgument {}
+
+/// `--check`, `--date-order` and `--case`: the library's own names, as the spec spells them.
+extension CheckName: ExpressibleByArgument {}
+extension DateOrder: ExpressibleByArgument {}
+extension LetterCase: ExpressibleByArgument {}

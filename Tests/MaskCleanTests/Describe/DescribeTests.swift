@@ -201,6 +201,9 @@ struct DescribeTests {
                     }
                 return name == nil
             }.map(\.key)
+            proposal.check = column.check?.name
+            proposal.dateOrder = column.check?.dateOrder
+            proposal.significant = column.syntaxOptions.significant
             return proposal
         }
         let json = try SpecLoader.parse(Array(SpecProposal.json(columns).utf8), file: "spec.json")

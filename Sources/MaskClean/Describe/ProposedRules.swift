@@ -1,0 +1,111 @@
+import MaskEngine
+
+/// The rules `describe` proposes besides formats (docs/command-line.md, `describe`): a Luhn check
+/// for card numbers, a calendar check for dates with the order their values show, and the
+/// significant characters of numbers, so that a cell that fails them is not counted complete.
+enum ProposedRules {
+    /// Card-like values (13 to 19 digits) that may fail the Luhn check, per thousand, for the
+    /// column to get `check: luhn`: a typo or two in a thousand cards is data to clean, more is
+    /// a column of other numbers that happen to have a card's length.
+    static let luhnFailuresPerThousand = 10
+
+    /// A card column's Luhn check, when nearly every card-like value passes it.
+    static func cardCheck(_ kind: KindTally, failing: Int, into column: inout ColumnProposal) {
+        let cardLike = kind.count + failing
+        if failing * 1000 <= cardLike * luhnFailuresPerThousand {
+            column.check = .luhn
+        } else {
+            column.notes.append(
+                "no Luhn check: \(failing) of \(cardLike) card-like values fail it, more than 1 in 100")
+        }
+    }
+
+    /// A date column's calendar check. ISO dates say their order; the others take the order
+    /// their values show (a first number above 12 is a day: DMY; a second one: MDY). When no value
+    /// shows it, or values show both, the check is left out and the comment says why.
+    static func dateCheck(_ kind: KindTally, into column: inout ColumnProposal) {
+        guard kind.other.count > 0 else {
+            column.check = .date
+            return
+        }
+        let other = kind.other
+        if other.shortest[2] == 2 && other.longest[2] == 4 {
+            // Years of 2 and 4 digits: a format for each, as a check reads a year of up to 4
+            // digits as written (`48` the year 48) and one of 2 digits as 1948 or 2048.
+            column.formats = column.formats.flatMap { format in
+                guard format.hasSuffix("[0099]") else { return [format] }
+                let date = format.dropLast("[0099]".count)
+                return [date + "[0000]", date + "[00]"]
+            }
+        }
+        switch (kind.dayFirst, kind.monthFirst) {
+        case (1..., 0): column.dateOrder = .dmy
+        case (0, 1...): column.dateOrder = .mdy
+        case (0, 0):
+            column.notes.append(
+                "no date check: add check: \"date\" with dateOrder \"DMY\" or \"MDY\" once you know which")
+            return
+        default:
+            column.notes.append("no date check: the data mixes both orders")
+            return
+        }
+        column.check = .date
+    }
+
+    /// The check proposed, if the column's formats can hold it: a date check needs formats whose
+    /// groups are a day, a month and a year (`DateLayout`), which the kind's formats are; a
+    /// column whose formats cannot is proposed without it rather than with a spec that fails.
+    static func keepCheckIfReadable(_ column: inout ColumnProposal) {
+        guard let check = column.check, let primary = column.formats.first else { return }
+        do {
+            let mask = try AffineMask(format: primary, affineFormats: Array(column.formats.dropFirst()))
+            _ = try ColumnCheck(check, dateOrder: column.dateOrder, mask: mask)
+        } catch {
+            column.check = nil
+            column.dateOrder = nil
+        }
+    }
+
+    /// `significant` for a column of numbers (amounts, quantities): the sign and decimal point its
+    /// values hold, so that a cell whose `-` or `.` a format drops is lossy, not complete. A
+    /// number's shape is an optional sign, then digits, grouped by commas, with at most one
+    /// decimal point; a column is numeric when all its shapes are.
+    static func significant(_ shapes: [ValueShape]) -> String {
+        guard !shapes.isEmpty, shapes.allSatisfy(isNumber) else { return "" }
+        let held = Set(shapes.flatMap(\.steps))
+        return ["-", "."].filter { held.contains(.literal($0)) }.map(String.init).joined()
+    }
+
+    private static func isNumber(_ shape: ValueShape) -> Bool {
+        var steps = shape.steps[...]
+        if steps.first == .literal("-") || steps.first == .literal("+") { steps = steps.dropFirst() }
+        guard steps.first == .digit, steps.last == .digit else { return false }
+        var points = 0
+        for (step, next) in zip(steps, steps.dropFirst()) {
+            switch step {
+            case .digit: continue
+            case .literal(","): guard points == 0, next == .digit else { return false }
+            case .literal("."):
+                points += 1
+                guard points == 1, next == .digit else { return false }
+            default: return false
+            }
+        }
+        return true
+    }
+}
+
+extension ProposedRules {
+    /// A number column's formats: each without a sign, and when some values are negative, each
+    /// again after `-`, so that `-3.20` is complete in `-[0].[00]` and `3.20` in `[0].[00]`
+    /// rather than one of them lossy (`significant` counts the sign) or given a sign it lacks.
+    static func numberFormats(_ formats: [String], significant: String, limit: Int) -> [String] {
+        var unsigned: [String] = []
+        for format in formats {
+            let bare = format.hasPrefix("-") || format.hasPrefix("+") ? String(format.dropFirst()) : format
+            if !unsigned.contains(bare) { unsigned.append(bare) }
+        }
+        guard significant.contains("-") else { return unsigned }
+        return Array(unsigned.flatMap { [$0, "-" + $0] }.prefix(limit))
+    }
+}
