@@ -54,8 +54,9 @@ FOUR_DIGIT_FORMS = [
     ("[00]/[00]/[0000]", "DMY", lambda y, m, d: f"{d:02d}/{m:02d}/{y:04d}"),
     ("[00]/[00]/[0000]", "MDY", lambda y, m, d: f"{m:02d}/{d:02d}/{y:04d}"),
     ("[00000000]", "-", lambda y, m, d: f"{y:04d}{m:02d}{d:02d}"),
-    ("[00000000]", "DMY", lambda y, m, d: f"{d:02d}{m:02d}{y:04d}"),
-    ("[00000000]", "MDY", lambda y, m, d: f"{m:02d}{d:02d}{y:04d}"),
+    # Eight digits are ISO 8601's basic form whatever dateOrder says (docs/cell-status.md).
+    ("[00000000]", "DMY", lambda y, m, d: f"{y:04d}{m:02d}{d:02d}"),
+    ("[00000000]", "MDY", lambda y, m, d: f"{y:04d}{m:02d}{d:02d}"),
     # Day and month with one digit or two: written without leading zeros.
     ("[09]/[09]/[0000]", "DMY", lambda y, m, d: f"{d}/{m}/{y:04d}"),
     ("[0000]-[09]-[09]", "-", lambda y, m, d: f"{y:04d}-{m}-{d}"),

@@ -50,12 +50,14 @@ extension Checks {
         func accepted() throws {
             #expect(try layout("[0000]-[00]-[00]").order == .ymd)
             #expect(try layout("[00000000]").order == .ymd)
-            #expect(try layout("[00000000]", .dmy).order == .dmy)
+            // Eight digits are YYYYMMDD whatever dateOrder says for the column's other formats.
+            #expect(try layout("[00000000]", .dmy).order == .ymd)
+            #expect(try layout("[00000000]", .mdy).order == .ymd)
             #expect(try layout("[00]/[00]/[0000]", .dmy).order == .dmy)
             #expect(try layout("[00]/[00]/[0000]", .mdy).order == .mdy)
-            #expect(try layout("[000000]", .ymd).twoDigitYear)
-            #expect(try layout("[00].[00].[00]", .dmy).twoDigitYear)
-            #expect(try !layout("[0000]-[00]-[00]").twoDigitYear)
+            #expect(try layout("[000000]", .ymd).compactLength == 6)
+            #expect(date(try layout("[00].[00].[00]", .dmy), "31.12.68") == "2068-12-31")
+            #expect(date(try layout("[0000]-[00]-[00]"), "0068-12-31") == "68-12-31")
             // A year first is a year first, whatever dateOrder says.
             #expect(try layout("[0000]-[00]-[00]", .dmy).order == .ymd)
 
@@ -65,7 +67,8 @@ extension Checks {
             #expect(date(dmy, "1/2/2024") == nil)
             #expect(date(try layout("[00]/[00]/[0000]", .mdy), "02/29/2024") == "2024-2-29")
             #expect(date(try layout("[00000000]"), "20240229") == "2024-2-29")
-            #expect(date(try layout("[00000000]", .dmy), "29022024") == "2024-2-29")
+            #expect(date(try layout("[00000000]", .dmy), "29022024") == nil)
+            #expect(date(try layout("[00000000]", .dmy), "20240229") == "2024-2-29")
             let short = try layout("[09]/[09]/[0000]", .dmy)
             #expect(date(short, "1/2/2024") == "2024-2-1")
             #expect(date(short, "01/12/2024") == "2024-12-1")
