@@ -60,6 +60,27 @@ struct ApplyColumn {
         index == 0 ? "format" : "--affine \"\(affineFormats[index - 1])\""
     }
 
+    /// With `bestStatus`, a value that fails the check under the chosen format takes the first
+    /// other format under which it fits as well and passes, as `run` does (docs/cell-status.md).
+    private func otherFormat(
+        _ masked: String, _ mask: AffineMask, _ check: ColumnCheck,
+        _ chosen: (chosen: Int, result: MaskResult)
+    ) -> (chosen: Int, result: MaskResult)? {
+        let fits = chosen.result.status
+        func passes(_ result: MaskResult, _ format: Int) -> Bool {
+            check.judge(
+                formatted: letterCase.converted(result.formatted),
+                extracted: letterCase.converted(result.extracted), format: format
+            ).passes
+        }
+        guard fits == .complete || fits == .lossy, !passes(chosen.result, chosen.chosen) else { return nil }
+        for format in mask.masks.indices where format != chosen.chosen {
+            let result = mask.masks[format].apply(masked, autocomplete: mask.autocomplete)
+            if result.status == fits && passes(result, format) { return (format, result) }
+        }
+        return nil
+    }
+
     /// One value's outcome through the column compiled, in the order `run` takes a cell
     /// (docs/cell-status.md): ignored characters out, masked, letters put in the column's case,
     /// and a value that fits a format but fails the check is invalid.
@@ -72,7 +93,12 @@ struct ApplyColumn {
                 dropped: "", normalized: normalized, template: placeholder.map { _ in "" })
         }
         let masked = value.removingIgnored(ignore)
-        let outcome = mask.apply(masked)
+        var outcome = { (chosen: $0.chosen, result: $0.result) }(mask.apply(masked))
+        if let check = column.check, strategy == .bestStatus, mask.masks.count > 1,
+            let other = otherFormat(masked, mask, check, outcome)
+        {
+            outcome = other
+        }
         let chosen = mask.masks[outcome.chosen]
         var row = ApplyRow(
             value: value, formatted: letterCase.converted(outcome.result.formatted),
@@ -84,7 +110,7 @@ struct ApplyColumn {
             // writes the template cell.
             var text = masked
             let buffer = ApplyBuffer()
-            let cell = text.withUTF8 { mask.apply(utf8: $0, into: buffer) }
+            let cell = text.withUTF8 { mask.apply(utf8: $0, format: outcome.chosen, into: buffer) }
             row.template = mask.template(formatted: row.formatted, outcome: cell, placeholder: placeholder)
         }
         if let check = column.check, row.status == .complete || row.status == .lossy {

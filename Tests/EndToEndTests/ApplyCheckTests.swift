@@ -10,6 +10,7 @@ struct ApplyCheckTests {
     /// A column tried both ways: as `apply` flags and as the spec column with the same keys.
     struct Column: CustomStringConvertible {
         var format: String
+        var affineFormats: [String] = []
         var flags: [String]
         var keys: [String: String]
         var values: [String]
@@ -29,6 +30,13 @@ struct ApplyCheckTests {
             keys: ["check": "date", "dateOrder": "MDY"],
             values: ["07/04/2024", "13/01/2024", "12/31/1999", "07/04"],
             statuses: ["complete", "invalid", "complete", "incomplete"]),
+        // A value the chosen format reads as an impossible date takes the format that reads it
+        // as a real one: 99/12/31 is 1999-12-31, not the 31st day of month 99.
+        Column(
+            format: "[09]/[09]/[0099]", affineFormats: ["[0099]/[09]/[09]", "[00000000]"],
+            flags: ["--check", "date", "--date-order", "MDY"], keys: ["check": "date", "dateOrder": "MDY"],
+            values: ["99/12/31", "12/31/99", "19480713", "99/13/31", "19481307"],
+            statuses: ["complete", "complete", "complete", "invalid", "invalid"]),
         Column(
             format: "[0000]-[00]-[00]", flags: ["--check", "date"], keys: ["check": "date"],
             values: ["2024-02-29", "2023-02-29", "2024-13-01", ""],
@@ -67,6 +75,7 @@ struct ApplyCheckTests {
         let scratch = try TemporaryFolder()
         var spec: [String: Any] = ["name": "v", "format": column.format]
         for (key, value) in column.keys { spec[key] = value }
+        if !column.affineFormats.isEmpty { spec["affineFormats"] = column.affineFormats }
         let specText = String(
             decoding: try JSONSerialization.data(withJSONObject: ["columns": [spec]]), as: UTF8.self)
         _ = try scratch.write("spec.json", specText)
@@ -89,7 +98,9 @@ struct ApplyCheckTests {
     /// The same cells as `apply --json` shows them.
     static func applyCells(_ column: Column) throws -> [[String: String]] {
         let apply = try Maskclean.run(
-            ["apply", column.format, "--json"] + column.flags + ["--"] + column.values)
+            ["apply", column.format, "--json"] + column.flags
+                + column.affineFormats.flatMap { ["--affine", $0] }
+                + ["--"] + column.values)
         #expect(apply.status == 0, "\(apply.stderr)")
         return try apply.stdoutText.split(separator: "\n").map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]

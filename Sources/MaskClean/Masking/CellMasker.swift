@@ -122,7 +122,38 @@ final class CellMasker {
         let rules = rules[column]!
         let buffer = buffer
         let masked = rules.ignored.isEmpty ? value : rules.removeIgnored(from: value, into: ignoredBytes)
-        let outcome = maskReferences[column]._withUnsafeGuaranteedRef { $0.apply(utf8: masked, into: buffer) }
+        let mask = masks[column]
+        var cell = judged(mask.apply(utf8: masked, into: buffer), rules, fits: [.complete, .lossy])
+        if cell.status == .invalid && rules.checkChoosesFormat {
+            // `bestStatus` ranks an invalid value below a valid one of the same shape: the first
+            // other format under which the value fits as well and passes is chosen instead
+            // (docs/cell-status.md#checks). Only cells that fail pay for it.
+            let fits = cell.outcome.status
+            for format in mask.masks.indices where format != cell.outcome.chosen {
+                let trial = mask.apply(utf8: masked, format: format, into: buffer)
+                guard trial.status == fits else { continue }
+                let other = judged(trial, rules, fits: [fits])
+                if other.status == fits {
+                    cell = other
+                    break
+                }
+            }
+            if cell.status == .invalid {
+                // None passes: the chosen format's values are written, as the strategy chose.
+                cell = judged(
+                    mask.apply(utf8: masked, format: cell.outcome.chosen, into: buffer), rules, fits: [fits])
+            }
+        }
+        columnStats[column].count(
+            cell.status, format: cell.outcome.chosen, dropped: cell.outcome.counts.droppedDataCharacters,
+            row: row
+        ) { Sample.shown(value) }
+        return cell
+    }
+
+    /// The cell `outcome` gives (its values in `buffer`), in the column's case, judged by its
+    /// check when its status is one of `fits`.
+    private func judged(_ outcome: CellOutcome, _ rules: CellRules, fits: [CellStatus]) -> MaskedCell {
         var formatted = buffer.formatted
         var extracted = buffer.extracted
         if rules.letterCase != .keep {
@@ -135,7 +166,7 @@ final class CellMasker {
         }
         var status = outcome.status
         var normalized = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        if let check = rules.check, status == .complete || status == .lossy {
+        if let check = rules.check, fits.contains(status) {
             normalizedBytes.truncate(to: 0)
             let wantsNormalized = status == .complete && check.name.hasNormalizedForm
             if !check.passes(
@@ -147,9 +178,6 @@ final class CellMasker {
                 normalized = normalizedBytes.bytes
             }
         }
-        columnStats[column].count(
-            status, format: outcome.chosen, dropped: outcome.counts.droppedDataCharacters, row: row
-        ) { Sample.shown(value) }
         return MaskedCell(
             outcome: outcome, status: status, formatted: formatted, extracted: extracted,
             normalized: normalized)

@@ -7,6 +7,7 @@ extension CellRules {
         letterCase = .keep
         ignored = Set(ignore.unicodeScalars)
         ignoredASCII = ASCIIBytes(ignored.filter(\.isASCII).map { UInt8($0.value) })
+        checkChoosesFormat = false
     }
 }
 

@@ -9,6 +9,9 @@ struct CellRules {
     /// The `ignore` characters, as a set of scalars (ASCII ones also in `ignoredASCII`).
     var ignored: Set<Unicode.Scalar>
     var ignoredASCII: ASCIIBytes
+    /// A value that fails the check under the chosen format may take another of the column's
+    /// formats under which it passes: with `bestStatus` and more than one format.
+    var checkChoosesFormat: Bool
 
     init?(_ column: ColumnSpec) {
         guard column.check != nil || column.letterCase != .keep || !column.ignore.isEmpty else { return nil }
@@ -16,6 +19,8 @@ struct CellRules {
         letterCase = column.letterCase
         ignored = Set(column.ignore.unicodeScalars)
         ignoredASCII = ASCIIBytes(ignored.filter(\.isASCII).map { UInt8($0.value) })
+        checkChoosesFormat =
+            column.check != nil && column.affinityStrategy == .bestStatus && !column.affineFormats.isEmpty
     }
 
     /// `value` without its ignored characters, in `out` (emptied first).

@@ -119,6 +119,23 @@ public final class AffineMask: Sendable {
 }
 
 extension AffineMask {
+    /// Applies one format, `format` (an index into `masks`), with no choice: for a caller that
+    /// judges the formats by more than the strategy does (maskclean's checks). The formatted and
+    /// extracted bytes are left in `buffer`.
+    public func apply(utf8 input: UnsafeBufferPointer<UInt8>, format: Int, into buffer: ApplyBuffer)
+        -> CellOutcome
+    {
+        let plain = input.isPlainASCII
+        buffer.reserve(
+            outputCapacity(forInputCount: input.count, plainASCII: plain), halves: programs.count > 1 ? 2 : 1)
+        let counts = programs[format]._withUnsafeGuaranteedRef {
+            buffer.apply($0, input, autocomplete, plain, EachProgramsSyntax.self)
+        }
+        return CellOutcome(chosen: format, counts: counts)
+    }
+}
+
+extension AffineMask {
     /// The template column's value for a cell (docs/mask-syntax.md): the formatted value, then the rest
     /// of the chosen mask with each unfilled mandatory slot shown as `placeholder` (right to
     /// left, the rest comes first).

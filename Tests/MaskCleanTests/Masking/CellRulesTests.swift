@@ -108,6 +108,32 @@ struct CellRulesTests {
             ])
     }
 
+    @Test(
+        "bestStatus takes the format under which a value passes the check; other strategies keep their choice"
+    )
+    func checkChoosesFormat() throws {
+        let formats =
+            #""format":"[09]/[09]/[0099]","affineFormats":["[0099]/[09]/[09]"],"check":"date","dateOrder":"MDY","templateColumn":"t""#
+        let best = #"{"columns":[{"name":"d",\#(formats)}]}"#
+        let whole = #"{"columns":[{"name":"d",\#(formats),"affinityStrategy":"wholeString"}]}"#
+        let csv = "d\n99/12/31\n12/31/99\n99/13/31\n"
+        let (out, report) = try run(best, csv)
+        // By shape alone 99/12/31 fills both formats and the first is chosen: month 99. The check
+        // says that is no date, and the year-first format reads it as one.
+        #expect(
+            rows(out) == [
+                ["d", "d_formatted", "d_extracted", "d_status", "t", "d_normalized"],
+                ["99/12/31", "99/12/31", "991231", "complete", "99/12/31", "1999-12-31"],
+                ["12/31/99", "12/31/99", "123199", "complete", "12/31/99", "1999-12-31"],
+                ["99/13/31", "99/13/31", "991331", "invalid", "99/13/31", ""],
+            ])
+        // A value no format reads as a date keeps the strategy's choice.
+        #expect(report.columns[0].stats.formatCounts == [2, 1])
+        let (kept, keptReport) = try run(whole, csv)
+        #expect(rows(kept)[1][3] == "invalid", "wholeString's own choice stands")
+        #expect(keptReport.columns[0].stats.formatCounts == [3, 0])
+    }
+
     @Test("a card number with a wrong check digit is invalid; luhnPrefix checks an NPI")
     func luhn() throws {
         let spec = #"""
