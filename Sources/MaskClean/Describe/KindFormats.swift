@@ -140,7 +140,7 @@ enum KindFormats {
         let formats = tally.cardLengths.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6).map {
             cardFormat(digits: $0.key)
         }
-        return (formats, ["Luhn check passed"])
+        return (formats, [])
     }
 
     /// ISO dates as `[0000]{-}[00]{-}[00]`, the others as `[09]{/}[09]{/}[0099]` with the

@@ -5,9 +5,10 @@ import MaskEngine
 /// significant characters of numbers, so that a cell that fails them is not counted complete.
 enum ProposedRules {
     /// Card-like values (13 to 19 digits) that may fail the Luhn check, per thousand, for the
-    /// column to get `check: luhn`: a typo or two in a thousand cards is data to clean, more is
-    /// a column of other numbers that happen to have a card's length.
-    static let luhnFailuresPerThousand = 10
+    /// column to get `check: luhn`. Random digits pass one time in ten; a column of which nine in
+    /// ten pass is card numbers, and the check is what finds its mistyped ones. More failing is a
+    /// column of other numbers that happen to have a card's length.
+    static let luhnFailuresPerThousand = 100
 
     /// A card column's Luhn check, when nearly every card-like value passes it.
     static func cardCheck(_ kind: KindTally, failing: Int, into column: inout ColumnProposal) {
@@ -16,7 +17,7 @@ enum ProposedRules {
             column.check = .luhn
         } else {
             column.notes.append(
-                "no Luhn check: \(failing) of \(cardLike) card-like values fail it, more than 1 in 100")
+                "no Luhn check: \(failing) of \(cardLike) card-like values fail it, more than 1 in 10")
         }
     }
 
@@ -27,16 +28,6 @@ enum ProposedRules {
         guard kind.other.count > 0 else {
             column.check = .date
             return
-        }
-        let other = kind.other
-        if other.shortest[2] == 2 && other.longest[2] == 4 {
-            // Years of 2 and 4 digits: a format for each, as a check reads a year of up to 4
-            // digits as written (`48` the year 48) and one of 2 digits as 1948 or 2048.
-            column.formats = column.formats.flatMap { format in
-                guard format.hasSuffix("[0099]") else { return [format] }
-                let date = format.dropLast("[0099]".count)
-                return [date + "[0000]", date + "[00]"]
-            }
         }
         switch (kind.dayFirst, kind.monthFirst) {
         case (1..., 0): column.dateOrder = .dmy

@@ -49,20 +49,18 @@ public struct ColumnProposal: Sendable, Equatable {
     public var minCompleteHundredths: Int { values == 0 ? 100 : complete * 100 / values }
 }
 
-/// A proposed column's values masked with its formats, one after another.
+/// A proposed column's values masked with its formats, one after another, as a run masks them:
+/// through the masking stage's `CellMasker`, with the column's check, case, ignored and
+/// significant characters.
 struct Measure {
-    let mask: AffineMask
-    /// The column's check: a value that fails it is invalid, not complete, as in a run.
-    let check: ColumnCheck?
-    let buffer = ApplyBuffer()
+    let masker: CellMasker
     var complete = 0
     var uncovered: [String: Int] = [:]
 
     /// The column's spec as written compiles.
     init(_ column: ColumnProposal) throws(MaskCleanError) {
         let spec = try SpecLoader.parse(Array(SpecProposal.json([column]).utf8), file: "proposed spec")
-        mask = spec.columns[0].mask
-        check = spec.columns[0].check
+        masker = CellMasker(columns: spec.columns)
     }
 
     mutating func add(_ value: String, count: Int) {
@@ -71,14 +69,7 @@ struct Measure {
     }
 
     mutating func add(utf8 value: UnsafeBufferPointer<UInt8>, count: Int = 1) {
-        let outcome = mask.apply(utf8: value, into: buffer)
-        if outcome.status == .complete
-            && check.map({
-                $0.passes(
-                    formatted: buffer.formatted, extracted: buffer.extracted, format: outcome.chosen,
-                    normalized: nil)
-            }) ?? true
-        {
+        if masker.mask(value, column: 0, row: 1).status == .complete {
             complete += count
         } else {
             let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
