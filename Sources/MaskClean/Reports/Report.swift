@@ -332,12 +332,20 @@ public struct Ratio: Sendable, Equatable {
     /// to it, and the report's numbers always agree with its verdict.
     public func text(decimals: Int, scale: Int = 0, against threshold: Double?) -> String {
         guard let threshold else { return truncated(decimals, scale: scale) }
-        let passes = meets(threshold)
+        return shortest(
+            decimals: decimals, scale: scale, threshold: threshold, passes: meets(threshold), by: >=)
+    }
+
+    /// The shortest truncated text, from `decimals` decimals on, that `passing` compares with the
+    /// threshold as `passes` says the ratio does.
+    private func shortest(
+        decimals: Int, scale: Int, threshold: Double, passes: Bool, by passing: (Decimal, Decimal) -> Bool
+    ) -> String {
         var limit = Self.decimal(threshold)
         for _ in 0..<scale { limit *= 10 }
         for places in decimals...(decimals + 18) {
             let candidate = truncated(places, scale: scale)
-            if let shown = Decimal(string: candidate), (shown >= limit) == passes { return candidate }
+            if let shown = Decimal(string: candidate), passing(shown, limit) == passes { return candidate }
         }
         return truncated(decimals + 18, scale: scale)
     }
@@ -348,14 +356,8 @@ public struct Ratio: Sendable, Equatable {
     public func text(decimals: Int, scale: Int = 0, atMost threshold: Double?) -> String {
         guard denominator > 0 else { return Ratio(0, of: 1).truncated(decimals, scale: scale) }
         guard let threshold else { return truncated(decimals, scale: scale) }
-        let passes = isAtMost(threshold)
-        var limit = Self.decimal(threshold)
-        for _ in 0..<scale { limit *= 10 }
-        for places in decimals...(decimals + 18) {
-            let candidate = truncated(places, scale: scale)
-            if let shown = Decimal(string: candidate), (shown <= limit) == passes { return candidate }
-        }
-        return truncated(decimals + 18, scale: scale)
+        return shortest(
+            decimals: decimals, scale: scale, threshold: threshold, passes: isAtMost(threshold), by: <=)
     }
 
     /// A threshold as the decimal number its shortest text says.
