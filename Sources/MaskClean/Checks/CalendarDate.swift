@@ -10,13 +10,15 @@ public enum DateOrder: String, Sendable, CaseIterable {
 /// Where one format puts a date's year, month and day (docs/cell-status.md#date), worked out when
 /// the spec is loaded: from the format's groups of value characters (`Mask.valueGroups`) and the
 /// column's `dateOrder`.
-struct DateLayout: Sendable, Hashable {
+struct DateLayout: Sendable {
     /// The year, month and day as written: 0, 1 or 2 for each, by position.
     var order: DateOrder
     /// A single group of digits, 6 or 8 long (`[00000000]`): the value is split by position.
     var compactLength: Int?
     /// The digits each group of a separated date may have, in written order.
-    var groupLengths: [ClosedRange<Int>]
+    /// Three ranges, not an array: a layout is read for every cell, and an array would be
+    /// retained and released each time.
+    var groupLengths: (ClosedRange<Int>, ClosedRange<Int>, ClosedRange<Int>)
 
     /// Why the format cannot hold a date, in a message's words.
     struct Refusal: Error {
@@ -44,7 +46,7 @@ struct DateLayout: Sendable, Hashable {
             }
             self.order = order
             self.compactLength = length
-            self.groupLengths = []
+            self.groupLengths = (0...0, 0...0, 0...0)
             return
         }
         guard groups.count == 3 else {
@@ -82,7 +84,7 @@ struct DateLayout: Sendable, Hashable {
         }
         self.order = order
         self.compactLength = nil
-        self.groupLengths = ranges
+        self.groupLengths = (ranges[0], ranges[1], ranges[2])
     }
 
     private static func describe(_ range: ClosedRange<Int>) -> String {
@@ -91,72 +93,68 @@ struct DateLayout: Sendable, Hashable {
             : range.count == 1 ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
     }
 
-    /// The date the formatted value writes, if it is a real one: its year, month and day.
+    /// The date the formatted value writes, if it is a real one: its year, month and day. Plain
+    /// loops over the bytes, no array: it runs for every cell of a date column.
     func date(_ formatted: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
-        // The numbers the value writes, in order, and their digit counts.
-        var numbers = (0, 0, 0)
-        var lengths = (0, 0, 0)
+        // The three numbers the value writes, in written order, and their digit counts.
+        var n0 = 0
+        var n1 = 0
+        var n2 = 0
+        var l0 = 0
+        var l1 = 0
+        var l2 = 0
         if let compactLength {
             guard formatted.count == compactLength else { return nil }
+            for byte in formatted where digitValue(byte) == nil { return nil }
+            // Two digits each, but the year's 4 in an 8-digit value.
             let yearLength = compactLength - 4
-            var offset = 0
-            for position in 0..<3 {
-                let length = position == order.yearIndex ? yearLength : 2
-                var number = 0
-                for index in offset..<(offset + length) {
-                    guard let digit = digitValue(formatted[index]) else { return nil }
-                    number = number * 10 + digit
-                }
-                offset += length
-                Self.set(&numbers, position, number)
-                Self.set(&lengths, position, length)
-            }
+            l0 = order.yearIndex == 0 ? yearLength : 2
+            l1 = 2
+            l2 = order.yearIndex == 2 ? yearLength : 2
+            for index in 0..<l0 { n0 = n0 * 10 + Int(formatted[index] &- 0x30) }
+            for index in l0..<(l0 + l1) { n1 = n1 * 10 + Int(formatted[index] &- 0x30) }
+            for index in (l0 + l1)..<compactLength { n2 = n2 * 10 + Int(formatted[index] &- 0x30) }
         } else {
-            var group = -1
-            var inGroup = false
-            for byte in formatted {
-                if let digit = digitValue(byte) {
-                    if !inGroup {
-                        group += 1
-                        guard group < 3 else { return nil }
-                        inGroup = true
-                    }
-                    Self.set(&numbers, group, Self.get(numbers, group) * 10 + digit)
-                    Self.set(&lengths, group, Self.get(lengths, group) + 1)
-                    guard Self.get(lengths, group) <= 4 else { return nil }
-                } else {
-                    inGroup = false
+            // Three runs of digits, each ended by what is not a digit: read run by run.
+            var index = 0
+            let end = formatted.count
+            func run(_ number: inout Int, _ length: inout Int) -> Bool {
+                while index < end && formatted[index] &- 0x30 >= 10 { index += 1 }
+                while index < end {
+                    let digit = formatted[index] &- 0x30
+                    guard digit < 10 else { break }
+                    number = number &* 10 &+ Int(digit)
+                    length += 1
+                    index += 1
                 }
+                return length > 0 && length <= 4
             }
-            guard group == 2 else { return nil }
-            for position in 0..<3 where !groupLengths[position].contains(Self.get(lengths, position)) {
-                return nil
+            guard run(&n0, &l0), run(&n1, &l1), run(&n2, &l2) else { return nil }
+            // Nothing but separators after the third.
+            while index < end {
+                guard formatted[index] &- 0x30 >= 10 else { return nil }
+                index += 1
             }
+            guard groupLengths.0.contains(l0), groupLengths.1.contains(l1), groupLengths.2.contains(l2)
+            else { return nil }
+        }
+        let numbers = (n0, n1, n2)
+        let lengths = (l0, l1, l2)
+        func pick(_ values: (Int, Int, Int), _ index: Int) -> Int {
+            index == 0 ? values.0 : index == 1 ? values.1 : values.2
         }
         // A year is written with 4 digits, or with 2 (POSIX `%y`); a group of 2 to 4 (`[0099]`)
         // with 1 or 3 says no year.
-        var year = Self.get(numbers, order.yearIndex)
-        switch Self.get(lengths, order.yearIndex) {
+        var year = pick(numbers, order.yearIndex)
+        switch pick(lengths, order.yearIndex) {
         case 4: break
         case 2: year += year >= 69 ? 1900 : 2000
         default: return nil
         }
-        let month = Self.get(numbers, order.monthIndex)
-        let day = Self.get(numbers, order.dayIndex)
+        let month = pick(numbers, order.monthIndex)
+        let day = pick(numbers, order.dayIndex)
         guard CalendarDate.isValid(year: year, month: month, day: day) else { return nil }
         return (year, month, day)
-    }
-
-    private static func get(_ values: (Int, Int, Int), _ index: Int) -> Int {
-        index == 0 ? values.0 : index == 1 ? values.1 : values.2
-    }
-
-    private static func set(_ values: inout (Int, Int, Int), _ index: Int, _ value: Int) {
-        switch index {
-        case 0: values.0 = value
-        case 1: values.1 = value
-        default: values.2 = value
-        }
     }
 }
 
@@ -196,13 +194,17 @@ enum CalendarDate {
 
     /// `YYYY-MM-DD`, ISO 8601's extended form.
     static func iso(year: Int, month: Int, day: Int, into out: ByteBuffer) {
-        for (value, digits) in [(year, 4), (month, 2), (day, 2)] {
-            if digits == 2 { out.append(UInt8(ascii: "-")) }
-            var divisor = digits == 4 ? 1000 : 10
-            while divisor > 0 {
-                out.append(UInt8(0x30 + value / divisor % 10))
-                divisor /= 10
-            }
-        }
+        let room = out.room(10)
+        room[0] = UInt8(0x30 + year / 1000 % 10)
+        room[1] = UInt8(0x30 + year / 100 % 10)
+        room[2] = UInt8(0x30 + year / 10 % 10)
+        room[3] = UInt8(0x30 + year % 10)
+        room[4] = UInt8(ascii: "-")
+        room[5] = UInt8(0x30 + month / 10)
+        room[6] = UInt8(0x30 + month % 10)
+        room[7] = UInt8(ascii: "-")
+        room[8] = UInt8(0x30 + day / 10)
+        room[9] = UInt8(0x30 + day % 10)
+        out.advance(by: 10)
     }
 }

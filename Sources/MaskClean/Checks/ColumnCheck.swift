@@ -21,10 +21,12 @@ public struct ColumnCheck: Sendable {
     /// `dateOrder`, for the date formats that do not say it themselves.
     public var dateOrder: DateOrder?
     /// `luhnPrefix`: digits counted in front of the value (`80840` for an NPI).
-    public var luhnPrefix: String
-    /// For a date, where each of the column's formats puts the year, month and day.
-    var dateLayouts: [DateLayout] = []
-    private var luhnPrefixDigits: [UInt8]
+    public var luhnPrefix: String { storage.luhnPrefix }
+    /// What is not a plain value, in one reference: a check is read for every cell, and each
+    /// array or string in it would be retained and released each time.
+    private let storage: Storage
+    /// `luhnPrefix`'s part of the Luhn sum.
+    private var luhnPrefixSums: Luhn.Prefix
 
     /// Why a column's formats cannot have the check: the format, by its index (0 the primary), and
     /// the reason.
@@ -38,22 +40,35 @@ public struct ColumnCheck: Sendable {
     {
         self.name = name
         self.dateOrder = dateOrder
-        self.luhnPrefix = luhnPrefix
-        self.luhnPrefixDigits = Array(luhnPrefix.utf8)
+        self.luhnPrefixSums = Luhn.Prefix(Array(luhnPrefix.utf8)) ?? Luhn.Prefix([])!
+        var layouts: [DateLayout] = []
         if name == .date {
             for (index, format) in mask.masks.enumerated() {
                 do {
-                    dateLayouts.append(try DateLayout(format, order: dateOrder))
+                    layouts.append(try DateLayout(format, order: dateOrder))
                 } catch {
                     throw Refusal(format: index, reason: error.reason)
                 }
             }
         }
+        self.storage = Storage(dateLayouts: layouts, luhnPrefix: luhnPrefix)
     }
 
     /// Whether a cell of format `format` passes: its formatted and extracted values as masked.
     /// When it does and `normalized` is given, its canonical form is appended to it.
     func passes(
+        formatted: UnsafeBufferPointer<UInt8>, extracted: UnsafeBufferPointer<UInt8>, format: Int,
+        normalized: ByteBuffer?
+    ) -> Bool {
+        Self.passes(
+            name, dateLayouts: storage.layouts, luhnPrefix: luhnPrefixSums, formatted: formatted,
+            extracted: extracted, format: format, normalized: normalized)
+    }
+
+    /// `passes`, given the check's parts, which a caller that judges every cell of a column keeps
+    /// at hand (`CellRules`): nothing is copied or reference-counted per cell.
+    static func passes(
+        _ name: CheckName, dateLayouts: UnsafeBufferPointer<DateLayout>, luhnPrefix: Luhn.Prefix,
         formatted: UnsafeBufferPointer<UInt8>, extracted: UnsafeBufferPointer<UInt8>, format: Int,
         normalized: ByteBuffer?
     ) -> Bool {
@@ -65,7 +80,7 @@ public struct ColumnCheck: Sendable {
             }
             return true
         case .luhn:
-            return Luhn.isValid(extracted, prefix: luhnPrefixDigits)
+            return Luhn.isValid(extracted, prefix: luhnPrefix)
         case .iban:
             guard IBAN.isValid(extracted) else { return false }
             if let normalized { IBAN.electronic(extracted, into: normalized) }
@@ -78,4 +93,33 @@ public struct ColumnCheck: Sendable {
             return GTIN.isValid(extracted)
         }
     }
+
+    /// The parts `passes` is given by a caller that keeps them: valid while this check lives.
+    var parts: (dateLayouts: UnsafeBufferPointer<DateLayout>, luhnPrefix: Luhn.Prefix) {
+        (storage.layouts, luhnPrefixSums)
+    }
+}
+
+extension ColumnCheck {
+    /// What is not a plain value: the layouts in memory of their own, for `passes` to read
+    /// without counting references, and the prefix as written.
+    final class Storage: @unchecked Sendable {
+        /// For a date, where each of the column's formats puts the year, month and day.
+        let layouts: UnsafeBufferPointer<DateLayout>
+        let luhnPrefix: String
+
+        init(dateLayouts: [DateLayout], luhnPrefix: String) {
+            let layouts = UnsafeMutableBufferPointer<DateLayout>.allocate(capacity: dateLayouts.count)
+            _ = layouts.initialize(from: dateLayouts)
+            self.layouts = UnsafeBufferPointer(layouts)
+            self.luhnPrefix = luhnPrefix
+        }
+
+        deinit {
+            layouts.deallocate()
+        }
+    }
+
+    /// For a date, where each of the column's formats puts the year, month and day.
+    var dateLayouts: [DateLayout] { Array(storage.layouts) }
 }
