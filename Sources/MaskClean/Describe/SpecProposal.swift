@@ -69,7 +69,7 @@ struct Measure {
     }
 
     mutating func add(utf8 value: UnsafeBufferPointer<UInt8>, count: Int = 1) {
-        if masker.mask(value, column: 0, row: 1).status == .complete {
+        if masker.maskAnyColumn(value, column: 0, row: 1).status == .complete {
             complete += count
         } else {
             let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat

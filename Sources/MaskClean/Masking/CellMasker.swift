@@ -37,8 +37,10 @@ final class CellMasker {
     /// Each column's check, case and ignored characters (`CellRules`); nil for a column that has
     /// none, whose cells take the plain path.
     private let rules: [CellRules?]
-    /// Whether a column has rules: read for every cell, without touching `rules`' references.
-    private let hasRules: [Bool]
+    /// `rules` again, unretained, as `maskReferences` are.
+    private let ruleReferences: [Unmanaged<CellRules>?]
+    /// Whether a column has rules, without touching `rules`' references.
+    let hasRules: [Bool]
     /// The current record's premasked cells, by column, and the bytes they point into.
     @exclusivity(unchecked) private var premasked: [Premasked?]
     private let premaskedBytes = ByteBuffer()
@@ -81,6 +83,7 @@ final class CellMasker {
         self.replaces = columns.contains { $0.replace != nil }
         self.trims = columns.map(\.trim)
         self.rules = columns.map(CellRules.init)
+        self.ruleReferences = rules.map { $0.map { Unmanaged.passUnretained($0) } }
         self.hasRules = rules.map { $0 != nil }
         self.premasked = Array(repeating: nil, count: columns.count)
     }
@@ -101,7 +104,6 @@ final class CellMasker {
     /// the engine's outcome was copied out through memory once more for every cell.
     @inline(__always)
     func mask(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> MaskedCell {
-        if hasRules[column] { return maskWithRules(value, column: column, row: row) }
         let buffer = buffer
         let outcome = maskReferences[column]._withUnsafeGuaranteedRef { $0.apply(utf8: value, into: buffer) }
         columnStats[column].count(
@@ -113,17 +115,26 @@ final class CellMasker {
             normalized: UnsafeBufferPointer(start: nil, count: 0))
     }
 
+    /// Masks a cell of any column, with its rules if it has some: for a cell masked ahead of its
+    /// record, and for `describe`; a record's cells take `writeAddedCells`.
+    func maskAnyColumn(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> MaskedCell {
+        hasRules[column]
+            ? maskWithRules(value, column: column, row: row) : mask(value, column: column, row: row)
+    }
+
     /// `mask` for a column with a check, a case or characters to ignore (docs/cell-status.md):
     /// the ignored characters are taken out, the value is masked, its letters are put in the
     /// column's case, and a value that fits a format but fails the check is invalid. Out of line:
     /// the plain columns' path stays as small as it was.
     @inline(never)
     func maskWithRules(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> MaskedCell {
-        let rules = rules[column]!
+        // The rules and the mask taken, not borrowed through closures: a closure's result of a
+        // cell's size is copied through a generic value witness, a memcpy per cell.
+        let rules = ruleReferences[column]!.takeUnretainedValue()
+        let mask = maskReferences[column].takeUnretainedValue()
         let buffer = buffer
         let masked = rules.ignored.isEmpty ? value : rules.removeIgnored(from: value, into: ignoredBytes)
-        let mask = masks[column]
-        var cell = judged(mask.apply(utf8: masked, into: buffer), rules, fits: [.complete, .lossy])
+        var cell = judged(mask.apply(utf8: masked, into: buffer), rules, fits: nil)
         if cell.status == .invalid && rules.checkChoosesFormat {
             // `bestStatus` ranks an invalid value below a valid one of the same shape: the first
             // other format under which the value fits as well and passes is chosen instead
@@ -132,7 +143,7 @@ final class CellMasker {
             for format in mask.masks.indices where format != cell.outcome.chosen {
                 let trial = mask.apply(utf8: masked, format: format, into: buffer)
                 guard trial.status == fits else { continue }
-                let other = judged(trial, rules, fits: [fits])
+                let other = judged(trial, rules, fits: fits)
                 if other.status == fits {
                     cell = other
                     break
@@ -141,7 +152,7 @@ final class CellMasker {
             if cell.status == .invalid {
                 // None passes: the chosen format's values are written, as the strategy chose.
                 cell = judged(
-                    mask.apply(utf8: masked, format: cell.outcome.chosen, into: buffer), rules, fits: [fits])
+                    mask.apply(utf8: masked, format: cell.outcome.chosen, into: buffer), rules, fits: fits)
             }
         }
         columnStats[column].count(
@@ -152,8 +163,8 @@ final class CellMasker {
     }
 
     /// The cell `outcome` gives (its values in `buffer`), in the column's case, judged by its
-    /// check when its status is one of `fits`.
-    private func judged(_ outcome: CellOutcome, _ rules: CellRules, fits: [CellStatus]) -> MaskedCell {
+    /// check when its status is `fits` (nil: complete or lossy).
+    private func judged(_ outcome: CellOutcome, _ rules: CellRules, fits: CellStatus?) -> MaskedCell {
         var formatted = buffer.formatted
         var extracted = buffer.extracted
         if rules.letterCase != .keep {
@@ -166,11 +177,14 @@ final class CellMasker {
         }
         var status = outcome.status
         var normalized = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        if let check = rules.check, fits.contains(status) {
+        if let checkName = rules.checkName,
+            fits.map({ $0 == status }) ?? (status == .complete || status == .lossy)
+        {
             normalizedBytes.truncate(to: 0)
-            let wantsNormalized = status == .complete && check.name.hasNormalizedForm
-            if !check.passes(
-                formatted: formatted, extracted: extracted, format: outcome.chosen,
+            let wantsNormalized = status == .complete && rules.normalizes
+            if !ColumnCheck.passes(
+                checkName, dateLayouts: rules.dateLayouts, luhnPrefix: rules.luhnPrefix, formatted: formatted,
+                extracted: extracted, format: outcome.chosen,
                 normalized: wantsNormalized ? normalizedBytes : nil)
             {
                 status = .invalid
@@ -205,7 +219,7 @@ final class CellMasker {
                 status: .empty, formatted: 0..<0, extracted: 0..<0, normalized: 0..<0, template: nil)
             return nil
         }
-        let cell = mask(value, column: column, row: row)
+        let cell = maskAnyColumn(value, column: column, row: row)
         let start = premaskedBytes.count
         premaskedBytes.append(cell.formatted)
         let middle = premaskedBytes.count

@@ -1,16 +1,5 @@
 import MaskEngine
 
-extension CellRules {
-    /// Rules with only ignored characters, for `removingIgnored`.
-    init(ignoring ignore: String) {
-        check = nil
-        letterCase = .keep
-        ignored = Set(ignore.unicodeScalars)
-        ignoredASCII = ASCIIBytes(ignored.filter(\.isASCII).map { UInt8($0.value) })
-        checkChoosesFormat = false
-    }
-}
-
 extension String {
     /// This value without the characters of `ignore` (a column's `ignore`), as `run` takes them
     /// out before masking: through the same code, so that `maskclean apply --ignore` agrees.

@@ -3,15 +3,24 @@ import MaskEngine
 /// What a column asks of a cell besides its formats (docs/cell-status.md): characters to take
 /// out before masking (`ignore`), the case of the values' letters (`case`) and a check
 /// (`check`). A column with none of them has no rules, and its cells take the plain path.
-struct CellRules {
-    var check: ColumnCheck?
-    var letterCase: LetterCase
+///
+/// A class, reached unretained from `CellMasker`: a struct of sets and arrays would be copied,
+/// and its references counted, for every cell.
+final class CellRules {
+    let check: ColumnCheck?
+    let letterCase: LetterCase
     /// The `ignore` characters, as a set of scalars (ASCII ones also in `ignoredASCII`).
-    var ignored: Set<Unicode.Scalar>
-    var ignoredASCII: ASCIIBytes
+    let ignored: Set<Unicode.Scalar>
+    let ignoredASCII: ASCIIBytes
     /// A value that fails the check under the chosen format may take another of the column's
     /// formats under which it passes: with `bestStatus` and more than one format.
-    var checkChoosesFormat: Bool
+    let checkChoosesFormat: Bool
+    /// The check gives a normalized value, and the column writes it.
+    let normalizes: Bool
+    /// The check's parts (`ColumnCheck.passes`), kept at hand: `check` owns them.
+    let checkName: CheckName?
+    let dateLayouts: UnsafeBufferPointer<DateLayout>
+    let luhnPrefix: Luhn.Prefix
 
     init?(_ column: ColumnSpec) {
         guard column.check != nil || column.letterCase != .keep || !column.ignore.isEmpty else { return nil }
@@ -21,6 +30,24 @@ struct CellRules {
         ignoredASCII = ASCIIBytes(ignored.filter(\.isASCII).map { UInt8($0.value) })
         checkChoosesFormat =
             column.check != nil && column.affinityStrategy == .bestStatus && !column.affineFormats.isEmpty
+        normalizes =
+            (column.check?.name.hasNormalizedForm ?? false)
+            && (column.normalizedColumn != nil || column.replace == .normalized)
+        checkName = column.check?.name
+        (dateLayouts, luhnPrefix) =
+            column.check?.parts ?? (UnsafeBufferPointer(start: nil, count: 0), Luhn.Prefix([])!)
+    }
+
+    /// Rules with only ignored characters, for `String.removingIgnored`.
+    init(ignoring ignore: String) {
+        check = nil
+        letterCase = .keep
+        ignored = Set(ignore.unicodeScalars)
+        ignoredASCII = ASCIIBytes(ignored.filter(\.isASCII).map { UInt8($0.value) })
+        checkChoosesFormat = false
+        normalizes = false
+        checkName = nil
+        (dateLayouts, luhnPrefix) = (UnsafeBufferPointer(start: nil, count: 0), Luhn.Prefix([])!)
     }
 
     /// `value` without its ignored characters, in `out` (emptied first).

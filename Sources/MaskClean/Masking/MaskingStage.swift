@@ -15,6 +15,8 @@ final class MaskingStage {
     @exclusivity(unchecked) var replacements: [Range<Int>?]
     /// The record's masked values, by spec column, found once for the checks and the masking.
     let values: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>
+    /// Whether each spec column has rules (`CellRules`), in plain memory: read for every cell.
+    let hasRules: UnsafeMutableBufferPointer<Bool>
 
     init(columns: [ColumnSpec], slotOfColumn: [Int], policy: RejectPolicy, writer: RecordWriter) {
         self.masker = CellMasker(columns: columns)
@@ -25,11 +27,14 @@ final class MaskingStage {
         self.replacements = Array(repeating: nil, count: columns.count)
         self.values = .allocate(capacity: columns.count)
         values.initialize(repeating: UnsafeBufferPointer(start: nil, count: 0))
+        self.hasRules = .allocate(capacity: columns.count)
+        _ = hasRules.initialize(from: masker.hasRules)
     }
 
     deinit {
         slotOfColumn.deallocate()
         values.deallocate()
+        hasRules.deallocate()
     }
 
     /// Masks `batch`'s records and writes them to `output` (empty), which the result carries.
@@ -85,9 +90,15 @@ final class MaskingStage {
                     record, batch, replacements: replacements, masker: masker, &out)
             }
             for column in 0..<columnCount {
-                outputColumn = masker.writeAddedCells(
-                    values[column], column: column, row: row, outputColumn: outputColumn,
-                    separator: separator || column > 0, writer: writer, to: &out)
+                if hasRules[column] {
+                    outputColumn = masker.writeAddedCells(
+                        values[column], column: column, row: row, outputColumn: outputColumn,
+                        separator: separator || column > 0, writer: writer, to: &out, CellsWithRules.self)
+                } else {
+                    outputColumn = masker.writeAddedCells(
+                        values[column], column: column, row: row, outputColumn: outputColumn,
+                        separator: separator || column > 0, writer: writer, to: &out, PlainCells.self)
+                }
             }
             writer.endRecord(&out)
         }
