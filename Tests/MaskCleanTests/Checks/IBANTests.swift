@@ -72,24 +72,8 @@ extension Checks {
         @Test("agrees with stdnum.iban on the registry's examples and 19,998 changes to them")
         func corpus() throws {
             let corpus = try OracleCorpus("iban")
-            var disagreements = Disagreements()
-            var valid = 0
-            for line in corpus.lines {
-                let expected = line[1].elementsEqual("valid".utf8)
-                if expected { valid += 1 }
-                let value = Array(line[0])
-                let actual = value.withUnsafeBufferPointer(IBAN.isValid)
-                if actual != expected {
-                    disagreements.record("\(line[0].text): ours \(actual), stdnum \(expected)")
-                } else if actual {
-                    let out = ByteBuffer()
-                    value.withUnsafeBufferPointer { IBAN.electronic($0, into: out) }
-                    if !out.bytes.elementsEqual(line[2]) {
-                        disagreements.record(
-                            "\(line[0].text): ours \(String(decoding: out.bytes, as: UTF8.self)), stdnum \(line[2].text)"
-                        )
-                    }
-                }
+            let (valid, disagreements) = corpus.agreement(isValid: IBAN.isValid) {
+                IBAN.electronic($0, into: $1)
             }
             #expect(corpus.lines.count == 20_354)
             // 89 countries in 4 forms each, RO49AAAAB131007593840000, and 583 BBANs with a letter

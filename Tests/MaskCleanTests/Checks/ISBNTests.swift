@@ -40,25 +40,7 @@ extension Checks {
         @Test("agrees with stdnum.isbn and its to_isbn13 on 80,007 numbers")
         func corpus() throws {
             let corpus = try OracleCorpus("isbn")
-            var disagreements = Disagreements()
-            var valid = 0
-            for line in corpus.lines {
-                let expected = line[1].elementsEqual("valid".utf8)
-                if expected { valid += 1 }
-                let value = Array(line[0])
-                let actual = value.withUnsafeBufferPointer(ISBN.isValid)
-                if actual != expected {
-                    disagreements.record("\(line[0].text): ours \(actual), stdnum \(expected)")
-                } else if actual {
-                    let out = ByteBuffer()
-                    value.withUnsafeBufferPointer { ISBN.isbn13($0, into: out) }
-                    if !out.bytes.elementsEqual(line[2]) {
-                        disagreements.record(
-                            "\(line[0].text): ours \(String(decoding: out.bytes, as: UTF8.self)), stdnum \(line[2].text)"
-                        )
-                    }
-                }
-            }
+            let (valid, disagreements) = corpus.agreement(isValid: ISBN.isValid) { ISBN.isbn13($0, into: $1) }
             #expect(corpus.lines.count == 80_007)
             #expect(valid == 30_403)
             disagreements.expectNone("stdnum.isbn")

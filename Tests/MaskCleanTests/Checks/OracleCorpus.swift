@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MaskClean
+
 /// The column checks' suites (Sources/MaskClean/Checks/), together: `swift test --filter Checks`.
 @Suite("Column checks")
 enum Checks {}
@@ -37,6 +39,37 @@ struct OracleCorpus {
         lines = bytes.split(separator: UInt8(ascii: "\n")).map {
             $0.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
         }
+    }
+}
+
+extension OracleCorpus {
+    /// Runs each line's value (its first field) through `isValid` against the oracle's verdict
+    /// (the second, `valid` or not) and, for a valid one, through `normalize` against the
+    /// oracle's normal form (the third): the valid lines, and where the two disagree.
+    func agreement(
+        isValid: (UnsafeBufferPointer<UInt8>) -> Bool,
+        normalize: (UnsafeBufferPointer<UInt8>, ByteBuffer) -> Void
+    ) -> (valid: Int, disagreements: Disagreements) {
+        var disagreements = Disagreements()
+        var valid = 0
+        for line in lines {
+            let expected = line[1].elementsEqual("valid".utf8)
+            if expected { valid += 1 }
+            let value = Array(line[0])
+            let actual = value.withUnsafeBufferPointer(isValid)
+            if actual != expected {
+                disagreements.record("\(line[0].text): ours \(actual), the oracle \(expected)")
+            } else if actual {
+                let out = ByteBuffer()
+                value.withUnsafeBufferPointer { normalize($0, out) }
+                if !out.bytes.elementsEqual(line[2]) {
+                    disagreements.record(
+                        "\(line[0].text): ours \(String(decoding: out.bytes, as: UTF8.self)), the oracle \(line[2].text)"
+                    )
+                }
+            }
+        }
+        return (valid, disagreements)
     }
 }
 
