@@ -72,6 +72,29 @@ public struct ColumnCheck: Sendable {
         formatted: UnsafeBufferPointer<UInt8>, extracted: UnsafeBufferPointer<UInt8>, format: Int,
         normalized: ByteBuffer?
     ) -> Bool {
+        // A slot takes any Unicode decimal digit (`४`, `٢`, `４`): the rules read its value. Rare,
+        // and so out of the way of the ASCII values every other cell holds.
+        if !formatted.isASCII || !extracted.isASCII {
+            let formattedDigits = DigitText.ascii(formatted)
+            let extractedDigits = DigitText.ascii(extracted)
+            return formattedDigits.withUnsafeBufferPointer { formatted in
+                extractedDigits.withUnsafeBufferPointer { extracted in
+                    passes(
+                        name, dateLayouts: dateLayouts, luhnPrefix: luhnPrefix, formatted: formatted,
+                        extracted: extracted, format: format, normalized: normalized)
+                }
+            }
+        }
+        // A number's separators that a format keeps in the extracted value (`{ }`, `{-}`) are not
+        // part of the number the check reads.
+        if name == .luhn || name == .gtin || name == .isbn, DigitText.hasSeparator(extracted) {
+            let number = DigitText.withoutSeparators(extracted)
+            return number.withUnsafeBufferPointer { extracted in
+                passes(
+                    name, dateLayouts: dateLayouts, luhnPrefix: luhnPrefix, formatted: formatted,
+                    extracted: extracted, format: format, normalized: normalized)
+            }
+        }
         switch name {
         case .date:
             guard let date = dateLayouts[format].date(formatted) else { return false }
@@ -122,4 +145,37 @@ extension ColumnCheck {
 
     /// For a date, where each of the column's formats puts the year, month and day.
     var dateLayouts: [DateLayout] { Array(storage.layouts) }
+}
+
+/// The text a check reads: decimal digits of any script as ASCII digits, and a number without the
+/// separators a format may keep in its extracted value.
+enum DigitText {
+    /// `text` with each Unicode decimal digit (`Nd`) written as its ASCII digit; everything else
+    /// as it was.
+    static func ascii(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {
+            if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue {
+                out.append(UInt8(0x30 + Int(value)))
+            } else {
+                out.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        return out
+    }
+
+    /// The separators a number may be written with: a space, `-`, `.` and `/`.
+    @inline(__always)
+    static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")
+    }
+
+    static func hasSeparator(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.contains(where: isSeparator)
+    }
+
+    static func withoutSeparators(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        text.filter { !isSeparator($0) }
+    }
 }

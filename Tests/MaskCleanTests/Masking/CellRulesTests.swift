@@ -134,6 +134,45 @@ struct CellRulesTests {
         #expect(keptReport.columns[0].stats.formatCounts == [3, 0])
     }
 
+    @Test("checks read decimal digits of any script, and never take one for a separator")
+    func digitsOfEveryScript() throws {
+        let spec = #"""
+            {"columns":[
+              {"name":"d","format":"[09]/[09]/[0099]","check":"date","dateOrder":"MDY"},
+              {"name":"card","format":"[0000000000000000]","check":"luhn"}
+            ]}
+            """#
+        // 1४/2/2000 is month 14 and 2/4/४44 a year of 3 digits: before, the Devanagari digits
+        // were skipped as separators and both came out complete dates of 2000 and 2044.
+        let (out, _) = try run(
+            spec, "d,card\n1४/2/2000,４１１１１１１１１１１１１１１１\n2/4/४44,４１１１１１１１１１１１１１１２\n१२/३१/१९९९,\n")
+        #expect(
+            rows(out).map { [$0[4], $0[5], $0[8]] } == [
+                ["d_status", "d_normalized", "card_status"],
+                ["invalid", "", "complete"],
+                ["invalid", "", "invalid"],
+                ["complete", "1999-12-31", "empty"],
+            ])
+    }
+
+    @Test("a number's separators kept by {} literals are not part of what luhn, gtin and isbn read")
+    func keptSeparators() throws {
+        let spec = #"""
+            {"columns":[
+              {"name":"card","format":"[0000]{ }[0000]{ }[0000]{ }[0000]","check":"luhn"},
+              {"name":"isbn","format":"[000]{-}[0]{-}[0000]{-}[0000]{-}[0]","check":"isbn","extractedColumn":null}
+            ]}
+            """#
+        let (out, _) = try run(
+            spec, "card,isbn\n4111111111111111,9780804429573\n4111111111111112,9780804429574\n")
+        #expect(
+            rows(out).map { [$0[3], $0[4], $0[6], $0[7]] } == [
+                ["card_extracted", "card_status", "isbn_status", "isbn_normalized"],
+                ["4111 1111 1111 1111", "complete", "complete", "9780804429573"],
+                ["4111 1111 1111 1112", "invalid", "invalid", ""],
+            ])
+    }
+
     @Test("a card number with a wrong check digit is invalid; luhnPrefix checks an NPI")
     func luhn() throws {
         let spec = #"""
