@@ -95,7 +95,13 @@ struct DateLayout: Sendable {
 
     /// The date the formatted value writes, if it is a real one: its year, month and day. Plain
     /// loops over the bytes, no array: it runs for every cell of a date column.
-    func date(_ formatted: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
+    ///
+    /// A byte outside ASCII is a separator only when `otherScripts` says the value's digits of
+    /// other scripts were made ASCII already (`DigitText`); otherwise it gives nil, for the value
+    /// to be read again that way: `४` must not separate `1४` into `1`.
+    func date(_ formatted: UnsafeBufferPointer<UInt8>, otherScripts: Bool = false) -> (
+        year: Int, month: Int, day: Int
+    )? {
         // The three numbers the value writes, in written order, and their digit counts.
         var n0 = 0
         var n1 = 0
@@ -119,7 +125,10 @@ struct DateLayout: Sendable {
             var index = 0
             let end = formatted.count
             func run(_ number: inout Int, _ length: inout Int) -> Bool {
-                while index < end && formatted[index] &- 0x30 >= 10 { index += 1 }
+                while index < end && formatted[index] &- 0x30 >= 10 {
+                    if formatted[index] >= 0x80 && !otherScripts { return false }
+                    index += 1
+                }
                 while index < end {
                     let digit = formatted[index] &- 0x30
                     guard digit < 10 else { break }
@@ -132,7 +141,9 @@ struct DateLayout: Sendable {
             guard run(&n0, &l0), run(&n1, &l1), run(&n2, &l2) else { return nil }
             // Nothing but separators after the third.
             while index < end {
-                guard formatted[index] &- 0x30 >= 10 else { return nil }
+                guard formatted[index] &- 0x30 >= 10, formatted[index] < 0x80 || otherScripts else {
+                    return nil
+                }
                 index += 1
             }
             guard groupLengths.0.contains(l0), groupLengths.1.contains(l1), groupLengths.2.contains(l2)

@@ -27,6 +27,8 @@ public struct ColumnCheck: Sendable {
     private let storage: Storage
     /// `luhnPrefix`'s part of the Luhn sum.
     private var luhnPrefixSums: Luhn.Prefix
+    /// Whether a format keeps a separator in the extracted value (`{ }`, `{-}`).
+    private var keepsSeparators = false
 
     /// Why a column's formats cannot have the check: the format, by its index (0 the primary), and
     /// the reason.
@@ -52,6 +54,11 @@ public struct ColumnCheck: Sendable {
             }
         }
         self.storage = Storage(dateLayouts: layouts, luhnPrefix: luhnPrefix)
+        // Whether a number's extracted value can hold a separator: only a `{}` literal puts one
+        // there, and a check looks for them only then.
+        self.keepsSeparators = mask.masks.contains { format in
+            format.extractedLiteralCharacters.contains { $0.isASCII && DigitText.isSeparator($0.asciiValue!) }
+        }
     }
 
     /// Whether a cell of format `format` passes: its formatted and extracted values as masked.
@@ -61,43 +68,72 @@ public struct ColumnCheck: Sendable {
         normalized: ByteBuffer?
     ) -> Bool {
         Self.passes(
-            name, dateLayouts: storage.layouts, luhnPrefix: luhnPrefixSums, formatted: formatted,
-            extracted: extracted, format: format, normalized: normalized)
+            name, dateLayouts: storage.layouts, luhnPrefix: luhnPrefixSums, keepsSeparators: keepsSeparators,
+            formatted: formatted, extracted: extracted, format: format, normalized: normalized)
     }
 
     /// `passes`, given the check's parts, which a caller that judges every cell of a column keeps
     /// at hand (`CellRules`): nothing is copied or reference-counted per cell.
     static func passes(
         _ name: CheckName, dateLayouts: UnsafeBufferPointer<DateLayout>, luhnPrefix: Luhn.Prefix,
+        keepsSeparators: Bool, formatted: UnsafeBufferPointer<UInt8>, extracted: UnsafeBufferPointer<UInt8>,
+        format: Int,
+        normalized: ByteBuffer?
+    ) -> Bool {
+        // Each rule refuses what it cannot read (a date refuses any byte outside ASCII), and only
+        // a value it refuses is looked at again: the common passing cell pays for nothing.
+        if rule(
+            name, dateLayouts: dateLayouts, luhnPrefix: luhnPrefix, formatted: formatted,
+            extracted: extracted, format: format, normalized: normalized)
+        {
+            return true
+        }
+        let readAgain =
+            name == .date
+            ? !formatted.isASCII
+            : !extracted.isASCII || (keepsSeparators && name != .iban && DigitText.hasSeparator(extracted))
+        guard readAgain else { return false }
+        return passesRewritten(
+            name, dateLayouts: dateLayouts, luhnPrefix: luhnPrefix, formatted: formatted,
+            extracted: extracted, format: format, normalized: normalized)
+    }
+
+    /// `passes` for a value the rules cannot read as it is, out of the way of the ASCII values
+    /// every other cell holds. A slot takes any Unicode decimal digit (`४`, `٢`, `４`): the rules
+    /// read its value. And the separators a format keeps in a number's extracted value (`{ }`,
+    /// `{-}`) are not part of the number `luhn`, `gtin` and `isbn` read.
+    @inline(never)
+    private static func passesRewritten(
+        _ name: CheckName, dateLayouts: UnsafeBufferPointer<DateLayout>, luhnPrefix: Luhn.Prefix,
         formatted: UnsafeBufferPointer<UInt8>, extracted: UnsafeBufferPointer<UInt8>, format: Int,
         normalized: ByteBuffer?
     ) -> Bool {
-        // A slot takes any Unicode decimal digit (`४`, `٢`, `４`): the rules read its value. Rare,
-        // and so out of the way of the ASCII values every other cell holds.
-        if !formatted.isASCII || !extracted.isASCII {
-            let formattedDigits = DigitText.ascii(formatted)
-            let extractedDigits = DigitText.ascii(extracted)
-            return formattedDigits.withUnsafeBufferPointer { formatted in
-                extractedDigits.withUnsafeBufferPointer { extracted in
-                    passes(
-                        name, dateLayouts: dateLayouts, luhnPrefix: luhnPrefix, formatted: formatted,
-                        extracted: extracted, format: format, normalized: normalized)
-                }
-            }
+        let formattedDigits = DigitText.ascii(formatted)
+        var extractedDigits = DigitText.ascii(extracted)
+        if name != .date && name != .iban {
+            extractedDigits = extractedDigits.withUnsafeBufferPointer(DigitText.withoutSeparators)
         }
-        // A number's separators that a format keeps in the extracted value (`{ }`, `{-}`) are not
-        // part of the number the check reads.
-        if name == .luhn || name == .gtin || name == .isbn, DigitText.hasSeparator(extracted) {
-            let number = DigitText.withoutSeparators(extracted)
-            return number.withUnsafeBufferPointer { extracted in
-                passes(
+        return formattedDigits.withUnsafeBufferPointer { formatted in
+            extractedDigits.withUnsafeBufferPointer { extracted in
+                rule(
                     name, dateLayouts: dateLayouts, luhnPrefix: luhnPrefix, formatted: formatted,
-                    extracted: extracted, format: format, normalized: normalized)
+                    extracted: extracted, format: format, normalized: normalized, otherScripts: true)
             }
         }
+    }
+
+    /// Each check's rule, on ASCII text.
+    @inline(__always)
+    private static func rule(
+        _ name: CheckName, dateLayouts: UnsafeBufferPointer<DateLayout>, luhnPrefix: Luhn.Prefix,
+        formatted: UnsafeBufferPointer<UInt8>, extracted: UnsafeBufferPointer<UInt8>, format: Int,
+        normalized: ByteBuffer?, otherScripts: Bool = false
+    ) -> Bool {
         switch name {
         case .date:
-            guard let date = dateLayouts[format].date(formatted) else { return false }
+            guard let date = dateLayouts[format].date(formatted, otherScripts: otherScripts) else {
+                return false
+            }
             if let normalized {
                 CalendarDate.iso(year: date.year, month: date.month, day: date.day, into: normalized)
             }
@@ -118,8 +154,9 @@ public struct ColumnCheck: Sendable {
     }
 
     /// The parts `passes` is given by a caller that keeps them: valid while this check lives.
-    var parts: (dateLayouts: UnsafeBufferPointer<DateLayout>, luhnPrefix: Luhn.Prefix) {
-        (storage.layouts, luhnPrefixSums)
+    var parts: (dateLayouts: UnsafeBufferPointer<DateLayout>, luhnPrefix: Luhn.Prefix, keepsSeparators: Bool)
+    {
+        (storage.layouts, luhnPrefixSums, keepsSeparators)
     }
 }
 
@@ -171,8 +208,14 @@ enum DigitText {
         byte == 0x20 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")
     }
 
+    @inline(__always)
     static func hasSeparator(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        text.contains(where: isSeparator)
+        var index = 0
+        while index < text.count {
+            if isSeparator(text[index]) { return true }
+            index += 1
+        }
+        return false
     }
 
     static func withoutSeparators(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {

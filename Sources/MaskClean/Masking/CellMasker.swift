@@ -128,10 +128,21 @@ final class CellMasker {
     /// the plain columns' path stays as small as it was.
     @inline(never)
     func maskWithRules(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> MaskedCell {
-        // The rules and the mask taken, not borrowed through closures: a closure's result of a
-        // cell's size is copied through a generic value witness, a memcpy per cell.
-        let rules = ruleReferences[column]!.takeUnretainedValue()
-        let mask = maskReferences[column].takeUnretainedValue()
+        // The rules and the mask borrowed, not retained; the cell is assigned in the closures, not
+        // returned from them: a closure's result of a cell's size is copied through a generic
+        // value witness, a memcpy per cell.
+        var cell: MaskedCell?
+        ruleReferences[column]!._withUnsafeGuaranteedRef { rules in
+            maskReferences[column]._withUnsafeGuaranteedRef { mask in
+                cell = maskWithRules(value, column: column, row: row, rules, mask)
+            }
+        }
+        return cell!
+    }
+
+    private func maskWithRules(
+        _ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int, _ rules: CellRules, _ mask: AffineMask
+    ) -> MaskedCell {
         let buffer = buffer
         let masked = rules.ignored.isEmpty ? value : rules.removeIgnored(from: value, into: ignoredBytes)
         var cell = judged(mask.apply(utf8: masked, into: buffer), rules, fits: nil)
@@ -183,7 +194,8 @@ final class CellMasker {
             normalizedBytes.truncate(to: 0)
             let wantsNormalized = status == .complete && rules.normalizes
             if !ColumnCheck.passes(
-                checkName, dateLayouts: rules.dateLayouts, luhnPrefix: rules.luhnPrefix, formatted: formatted,
+                checkName, dateLayouts: rules.dateLayouts, luhnPrefix: rules.luhnPrefix,
+                keepsSeparators: rules.keepsSeparators, formatted: formatted,
                 extracted: extracted, format: outcome.chosen,
                 normalized: wantsNormalized ? normalizedBytes : nil)
             {

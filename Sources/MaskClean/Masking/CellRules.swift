@@ -21,6 +21,7 @@ final class CellRules {
     let checkName: CheckName?
     let dateLayouts: UnsafeBufferPointer<DateLayout>
     let luhnPrefix: Luhn.Prefix
+    let keepsSeparators: Bool
 
     init?(_ column: ColumnSpec) {
         guard column.check != nil || column.letterCase != .keep || !column.ignore.isEmpty else { return nil }
@@ -34,8 +35,8 @@ final class CellRules {
             (column.check?.name.hasNormalizedForm ?? false)
             && (column.normalizedColumn != nil || column.replace == .normalized)
         checkName = column.check?.name
-        (dateLayouts, luhnPrefix) =
-            column.check?.parts ?? (UnsafeBufferPointer(start: nil, count: 0), Luhn.Prefix([])!)
+        (dateLayouts, luhnPrefix, keepsSeparators) =
+            column.check?.parts ?? (UnsafeBufferPointer(start: nil, count: 0), Luhn.Prefix([])!, false)
     }
 
     /// Rules with only ignored characters, for `String.removingIgnored`.
@@ -47,7 +48,9 @@ final class CellRules {
         checkChoosesFormat = false
         normalizes = false
         checkName = nil
-        (dateLayouts, luhnPrefix) = (UnsafeBufferPointer(start: nil, count: 0), Luhn.Prefix([])!)
+        (dateLayouts, luhnPrefix, keepsSeparators) = (
+            UnsafeBufferPointer(start: nil, count: 0), Luhn.Prefix([])!, false
+        )
     }
 
     /// `value` without its ignored characters, in `out` (emptied first).

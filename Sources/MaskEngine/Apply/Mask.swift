@@ -201,4 +201,9 @@ extension Mask {
     public var literalCharacters: [Character] {
         program.steps.filter(\.isLiteral).map { program.literals[Int($0.index)].character }
     }
+
+    /// The literals the extracted value keeps too (input-mask's `{}`), in order.
+    public var extractedLiteralCharacters: [Character] {
+        program.steps.filter { $0.kind == .fixed }.map { program.literals[Int($0.index)].character }
+    }
 }

@@ -153,6 +153,14 @@ struct CellRulesTests {
                 ["invalid", "", "invalid"],
                 ["complete", "1999-12-31", "empty"],
             ])
+        // Separators outside ASCII stay separators.
+        let (kanji, _) = try run(
+            #"{"columns":[{"name":"d","format":"[0000]年[00]月[00]日","check":"date"}]}"#,
+            "d\n2024年02月29日\n2023年02月29日\n")
+        #expect(
+            rows(kanji).map { [$0[3], $0[4]] } == [
+                ["d_status", "d_normalized"], ["complete", "2024-02-29"], ["invalid", ""],
+            ])
     }
 
     @Test("a number's separators kept by {} literals are not part of what luhn, gtin and isbn read")
