@@ -42,7 +42,12 @@ public struct ColumnCheck: Sendable {
     {
         self.name = name
         self.dateOrder = dateOrder
-        self.luhnPrefixSums = Luhn.Prefix(Array(luhnPrefix.utf8)) ?? Luhn.Prefix([])!
+        // The spec loader and `apply` refuse such a prefix first; a library caller is told too,
+        // rather than have every value checked without it.
+        guard let sums = Luhn.Prefix(Array(luhnPrefix.utf8)) else {
+            throw Refusal(format: 0, reason: "luhnPrefix holds something other than digits")
+        }
+        self.luhnPrefixSums = sums
         var layouts: [DateLayout] = []
         if name == .date {
             for (index, format) in mask.masks.enumerated() {

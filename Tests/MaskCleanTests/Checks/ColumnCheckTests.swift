@@ -47,6 +47,10 @@ extension Checks {
                     == (true, "GB82WEST12345698765432"))
 
             // Luhn and GTIN pass or fail; they have no other form to write.
+            // A prefix that is not digits is refused, not left out of every value's sum.
+            #expect(throws: ColumnCheck.Refusal.self) {
+                try ColumnCheck(.luhn, luhnPrefix: "8084O", mask: mask("[0000000000]"))
+            }
             let npi = try ColumnCheck(.luhn, luhnPrefix: "80840", mask: mask("[0000000000]"))
             #expect(judge(npi, formatted: "1234567893", extracted: "1234567893") == (true, ""))
             let card = try ColumnCheck(.luhn, mask: mask("[0000] [0000] [0000] [0000]"))
