@@ -48,12 +48,15 @@ deps:
 # puts initdb under /usr/lib/postgresql/VERSION/bin, not on the PATH), and cmarkgfm (GitHub's
 # cmark-gfm, from PyPI into GFM_VENV, with python3-venv) renders the Markdown summary as GitHub
 # does, and python-stdnum (from PyPI into ORACLE_VENV) is one of the independent implementations
-# the column checks are tested against (Tests/Oracles/checks_oracle.py). Building or running the
-# demo does not install them.
+# the column checks are tested against (Tests/Oracles/checks_oracle.py), as phonenumbers
+# (libphonenumber's Python port, the version whose metadata Sources/MaskClean/Phone's numbering
+# plan was generated from) is the phone columns' (Tests/Oracles/phone_oracle.py). Building or
+# running the demo does not install them.
 GFM_VENV          = .build/gfm-venv
 CMARKGFM_VERSION  = 2025.10.22
 ORACLE_VENV       = .build/oracle-venv
 STDNUM_VERSION    = 2.2
+PHONENUMBERS_VERSION = 9.0.35
 
 test-deps: deps
 	$(call install-missing,command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
@@ -66,11 +69,13 @@ test-deps: deps
 		echo "Installing cmarkgfm $(CMARKGFM_VERSION) into $(GFM_VENV)…"; \
 		rm -rf $(GFM_VENV) && python3 -m venv $(GFM_VENV) && \
 		$(GFM_VENV)/bin/pip install --quiet --disable-pip-version-check "cmarkgfm==$(CMARKGFM_VERSION)"; }
-	@$(ORACLE_VENV)/bin/python -c 'import stdnum, sys; sys.exit(stdnum.__version__ != "$(STDNUM_VERSION)")' \
+	@$(ORACLE_VENV)/bin/python -c 'import stdnum, phonenumbers, sys; \
+		sys.exit(stdnum.__version__ != "$(STDNUM_VERSION)" or phonenumbers.__version__ != "$(PHONENUMBERS_VERSION)")' \
 		2>/dev/null || { \
-		echo "Installing python-stdnum $(STDNUM_VERSION) into $(ORACLE_VENV)…"; \
+		echo "Installing python-stdnum $(STDNUM_VERSION) and phonenumbers $(PHONENUMBERS_VERSION) into $(ORACLE_VENV)…"; \
 		rm -rf $(ORACLE_VENV) && python3 -m venv $(ORACLE_VENV) && \
-		$(ORACLE_VENV)/bin/pip install --quiet --disable-pip-version-check "python-stdnum==$(STDNUM_VERSION)"; }
+		$(ORACLE_VENV)/bin/pip install --quiet --disable-pip-version-check "python-stdnum==$(STDNUM_VERSION)" \
+			"phonenumbers==$(PHONENUMBERS_VERSION)"; }
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product maskclean

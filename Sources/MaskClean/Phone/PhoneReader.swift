@@ -1,3 +1,4 @@
+import Foundation
 import MaskEngine
 
 /// What a phone column's formatted cell holds (`phoneFormat`, docs/spec.md#phone-columns).
@@ -50,45 +51,260 @@ public struct PhoneReading {
 
 /// Reads the phone cells of one column for one worker: its buffers are reused from cell to cell,
 /// so a reader is never shared between threads.
+///
+/// A cell is read as libphonenumber parses a number (`PhoneNumberUtil.parse`), step for step: its
+/// digits, a leading `+` and an extension are picked out (anything else is dropped and makes a
+/// valid number `lossy`); the country code comes after `+`, after the region's international
+/// prefix or `00`, or is the region's; the national prefix is taken off when what remains is still
+/// a possible number of the region; and the national number's outcome (`NumberAutomaton`) says
+/// whether it is valid, which region it belongs to and which format writes it.
 public final class PhoneReader {
     public let rules: PhoneRules
-    private var formattedBytes: [UInt8] = []
-    private var e164Bytes: [UInt8] = []
-    private var regionBytes: [UInt8] = []
+    /// `defaultRegion`'s index in the plan.
+    private let defaultRegion: Int?
+    /// The automata this reader has used, by country code: the shared ones are behind a lock.
+    private var automata: [NumberAutomaton?] = Array(repeating: nil, count: 1000)
+    /// The cell's digits, then its national number, and its extension's digits.
+    private var digits: [UInt8] = []
+    private var national: [UInt8] = []
+    private var extensionDigits: [UInt8] = []
+    private let formattedBytes = ByteBuffer(capacity: 256)
+    private let e164Bytes = ByteBuffer(capacity: 32)
+    private let regionBytes = ByteBuffer(capacity: 8)
+    /// A mask's output, before it is copied after the country code.
+    private let maskFormatted = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
+    private let maskExtracted = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
 
     public init(rules: PhoneRules) {
         self.rules = rules
+        defaultRegion = rules.defaultRegion.flatMap { NumberingPlan.regions.index[$0] }
     }
 
-    /// Reads one cell. `region` is the record's `regionColumn` cell, when the column has one: a
-    /// region (alpha-2, any case) for a number written without a country code; an empty one
-    /// leaves `defaultRegion`.
+    deinit {
+        maskFormatted.deallocate()
+        maskExtracted.deallocate()
+    }
+
+    /// Reads one cell. `region` is the record's `regionColumn` cell, when the column has one: the
+    /// region (alpha-2, any case) of a number written without a country code; an empty one leaves
+    /// `defaultRegion`, and one the plan does not know makes such a number `invalid`.
     public func read(_ value: UnsafeBufferPointer<UInt8>, region: UnsafeBufferPointer<UInt8>? = nil)
         -> PhoneReading
     {
-        // Placeholder until the numbering plan lands: digits only, 8 to 15 of them complete.
-        let digits = value.filter { (0x30...0x39).contains($0) }
-        e164Bytes = digits.isEmpty ? [] : [0x2B] + digits
-        formattedBytes = e164Bytes
-        regionBytes = []
-        let status: CellStatus =
-            digits.isEmpty ? .empty : digits.count < 8 ? .incomplete : digits.count > 15 ? .invalid : .complete
-        return formattedBytes.withUnsafeBufferPointer { formatted in
-            e164Bytes.withUnsafeBufferPointer { e164 in
-                regionBytes.withUnsafeBufferPointer { region in
-                    PhoneReading(
-                        status: status, formatted: formatted, e164: e164, region: region, droppedCharacters: 0)
+        formattedBytes.truncate(to: 0)
+        e164Bytes.truncate(to: 0)
+        regionBytes.truncate(to: 0)
+        let (plus, dropped) = PhoneText.scan(value, digits: &digits, extensionDigits: &extensionDigits)
+        let status = digits.isEmpty ? .empty : number(plus: plus, dropped: dropped, region: region)
+        return PhoneReading(
+            status: status, formatted: formattedBytes.bytes, e164: e164Bytes.bytes, region: regionBytes.bytes,
+            droppedCharacters: dropped)
+    }
+
+    /// The cell's status, with its values written.
+    private func number(plus: Bool, dropped: Int, region regionCell: UnsafeBufferPointer<UInt8>?)
+        -> CellStatus
+    {
+        var region = defaultRegion
+        var unknownRegion = false
+        if let regionCell, let code = Self.regionCode(regionCell) {
+            region = NumberingPlan.regions.index[code]
+            unknownRegion = region == nil
+        }
+        let regions = NumberingPlan.regions
+        // The country code: after `+`, an international prefix or `00`; or the region's own.
+        var codeStart: Int?
+        var regionPlan = region.map { regions.all[$0] }
+        if plus {
+            codeStart = 0
+        } else if let plan = regionPlan, let end = internationalPrefixEnd(plan) {
+            codeStart = end
+        } else if digits.count > 2, digits[0] == 0x30, digits[1] == 0x30, digits[2] != 0x30 {
+            codeStart = 2
+        } else if unknownRegion {
+            regionPlan = nil
+        }
+        let automaton: NumberAutomaton
+        var parseRegion = 0
+        national.removeAll(keepingCapacity: true)
+        if let codeStart {
+            let rest = digits.count - codeStart
+            guard rest > 2, digits[codeStart] != 0x30, let (code, length) = callingCode(at: codeStart) else {
+                return rest <= 2 && startsCallingCode(at: codeStart) ? .incomplete : .invalid
+            }
+            automaton = self.automaton(code)
+            national.append(contentsOf: digits[(codeStart + length)...])
+        } else {
+            guard let plan = regionPlan else { return .invalid }
+            automaton = self.automaton(plan.callingCode)
+            parseRegion = automaton.regions.firstIndex { $0.id == plan.id } ?? 0
+            national.append(contentsOf: digits)
+            // A number that starts with the region's own country code, without `+`: taken as one
+            // when the rest is a number of the region and the whole is not, or the whole is too long.
+            if digits.starts(with: automaton.callingCodeText) {
+                var rest = Array(digits[automaton.callingCodeText.count...])
+                stripNationalPrefix(&rest, automaton, parseRegion)
+                if (!viable(digits, automaton, parseRegion) && viable(rest, automaton, parseRegion))
+                    || plan.lengthVerdict(digits.count) == .tooLong
+                {
+                    national = rest
                 }
             }
         }
+        var stripped = national
+        stripNationalPrefix(&stripped, automaton, parseRegion)
+        switch automaton.regions[parseRegion].lengthVerdict(stripped.count) {
+        case .tooShort, .localOnly, .invalidLength: break
+        case .possible, .tooLong: national = stripped
+        }
+        guard national.count <= NumberAutomaton.maximumLength else { return .invalid }
+        let outcome = national.withUnsafeBufferPointer { automaton.outcome($0) }
+        write(automaton, outcome)
+        if outcome.valid { return dropped > 0 ? .lossy : .complete }
+        return outcome.live || national.count < 2 ? .incomplete : .invalid
     }
-}
 
-/// The numbering plans of every region (libphonenumber's metadata, compiled: see
-/// `NumberingPlanData.swift`).
-public enum NumberingPlan {
-    /// Whether `code` (any case) is a region with telephone numbers.
-    public static func isRegion(_ code: String) -> Bool {
-        code.count == 2 && code.allSatisfy { $0.isASCII && $0.isLetter }
+    /// The formatted, E.164 and region values of a number whose country code and national
+    /// number are known.
+    private func write(_ automaton: NumberAutomaton, _ outcome: NumberAutomaton.Outcome) {
+        if outcome.region >= 0 { regionBytes.append(Array(automaton.regions[Int(outcome.region)].id.utf8)) }
+        e164Bytes.append(UInt8(ascii: "+"))
+        e164Bytes.append(automaton.callingCodeText)
+        e164Bytes.append(national)
+        switch rules.format {
+        case .e164:
+            formattedBytes.append(e164Bytes.bytes)
+        case .international:
+            formattedBytes.append(UInt8(ascii: "+"))
+            formattedBytes.append(automaton.callingCodeText)
+            formattedBytes.append(UInt8(ascii: " "))
+            writeNational(automaton, format: Int(outcome.internationalFormat), national: false)
+        case .national:
+            writeNational(automaton, format: Int(outcome.nationalFormat), national: true)
+        }
+        if !extensionDigits.isEmpty {
+            formattedBytes.append(automaton.main.extensionPrefix)
+            formattedBytes.append(extensionDigits)
+        }
+    }
+
+    /// The national number in format `format` of the code's main region (-1: as it is).
+    private func writeNational(_ automaton: NumberAutomaton, format: Int, national isNational: Bool) {
+        national.withUnsafeBufferPointer { digits in
+            guard format >= 0 else { return formattedBytes.append(digits) }
+            if let mask = automaton.masks.mask(format: format, length: digits.count, national: isNational) {
+                let counts = mask.apply(
+                    utf8: digits, autocomplete: false, formatted: maskFormatted, extracted: maskExtracted)
+                formattedBytes.append(
+                    UnsafeBufferPointer(start: maskFormatted, count: counts.formattedByteCount))
+                return
+            }
+            let rule = automaton.main.formats[format]
+            guard let split = rule.split(digits.count),
+                let text = rule.text(national: isNational, in: automaton.main)
+            else { return formattedBytes.append(digits) }
+            var out: [UInt8] = []
+            NumberFormatRule.write(digits, text: text, split: split, into: &out)
+            formattedBytes.append(out)
+        }
+    }
+
+    private func automaton(_ callingCode: Int) -> NumberAutomaton {
+        if let known = automata[callingCode] { return known }
+        let made = NumberingPlan.automaton(callingCode: callingCode)!
+        automata[callingCode] = made
+        return made
+    }
+
+    /// The country code at `start` of the digits: the shortest of 1 to 3 digits that is one
+    /// (libphonenumber's rule; no code is the start of another).
+    private func callingCode(at start: Int) -> (Int, Int)? {
+        var code = 0
+        for length in 1...3 where start + length <= digits.count {
+            code = code * 10 + Int(digits[start + length - 1] - 0x30)
+            if NumberingPlan.regions.byCallingCode[code] != nil { return (code, length) }
+        }
+        return nil
+    }
+
+    /// Whether the digits from `start` could still begin a country code and a number.
+    private func startsCallingCode(at start: Int) -> Bool {
+        let prefix = digits[start...].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        let count = digits.count - start
+        guard count > 0, digits[start] != 0x30 else { return count == 0 }
+        return NumberingPlan.regions.byCallingCode.keys.contains { code in
+            var code = code
+            while code >= 10 && String(code).count > count { code /= 10 }
+            return code == prefix
+        }
+    }
+
+    /// Where the region's international prefix ends at the start of the digits: only when a digit
+    /// other than 0 follows (no country code starts with 0).
+    private func internationalPrefixEnd(_ plan: RegionPlan) -> Int? {
+        guard let pattern = plan.internationalPrefix,
+            let end = digits.withUnsafeBufferPointer({ pattern.prefixMatch($0)?.end }),
+            end < digits.count, digits[end] != 0x30
+        else { return nil }
+        return end
+    }
+
+    /// Whether `number` fits region `region`'s general pattern, whatever its length.
+    private func viable(_ number: [UInt8], _ automaton: NumberAutomaton, _ region: Int) -> Bool {
+        guard number.count <= NumberAutomaton.maximumLength else { return false }
+        return number.withUnsafeBufferPointer { automaton.outcome($0) }.viable & (1 << UInt64(region)) != 0
+    }
+
+    /// libphonenumber's `maybeStripNationalPrefixAndCarrierCode`: the region's national prefix
+    /// (or its pattern for parsing, with its transformation) taken off the front of `number`,
+    /// unless a number that fitted the region's general pattern would no longer fit it.
+    private func stripNationalPrefix(_ number: inout [UInt8], _ automaton: NumberAutomaton, _ region: Int) {
+        let plan = automaton.regions[region]
+        guard !number.isEmpty, let pattern = plan.prefixForParsing else { return }
+        let end: Int
+        var lastCapture: Range<Int>?? = .none
+        var captures: [Range<Int>?] = []
+        if let literal = plan.literalPrefixForParsing {
+            guard number.starts(with: literal) else { return }
+            end = literal.count
+        } else {
+            guard let match = number.withUnsafeBufferPointer({ pattern.prefixMatch($0) }) else { return }
+            end = match.end
+            captures = match.captures
+            if pattern.captureCount > 0 { lastCapture = .some(captures[pattern.captureCount - 1]) }
+        }
+        let viableBefore = viable(number, automaton, region)
+        let groupTaken: Bool = if case .some(.none) = lastCapture { false } else { true }
+        guard let transform = plan.prefixTransform, groupTaken else {
+            let rest = Array(number[end...])
+            if viableBefore && !viable(rest, automaton, region) { return }
+            number = rest
+            return
+        }
+        var transformed: [UInt8] = []
+        var bytes = Array(transform.utf8)[...]
+        while let byte = bytes.first {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: "$"), let group = bytes.first, (0x30...0x39).contains(group) {
+                bytes = bytes.dropFirst()
+                let index = Int(group - 0x30)
+                if index == 0 {
+                    transformed += number[..<end]
+                } else if index <= captures.count, let range = captures[index - 1] {
+                    transformed += number[range]
+                }
+            } else {
+                transformed.append(byte)
+            }
+        }
+        transformed += number[end...]
+        if viableBefore && !viable(transformed, automaton, region) { return }
+        number = transformed
+    }
+
+    /// The region cell's code, upper case, without white space; nil when it is empty.
+    private static func regionCode(_ cell: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: cell, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text.uppercased()
     }
 }

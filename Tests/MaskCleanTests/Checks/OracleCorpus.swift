@@ -7,34 +7,40 @@ import Testing
 @Suite("Column checks")
 enum Checks {}
 
-/// A corpus of values with an independent implementation's verdicts, written by
-/// Tests/Oracles/checks_oracle.py with the virtual environment `make test-deps` makes
-/// (python-stdnum 2.2 in .build/oracle-venv): each line's tab-separated fields, as bytes.
+/// A corpus of values with an independent implementation's verdicts, written by a script of
+/// Tests/Oracles (checks_oracle.py, phone_oracle.py) with the virtual environment `make test-deps`
+/// makes (python-stdnum and phonenumbers in .build/oracle-venv): each line's tab-separated
+/// fields, as bytes.
 ///
 /// A missing environment fails the test, never skips it: a check that does not run proves
 /// nothing.
 struct OracleCorpus {
     static let python = repositoryRoot.appendingPathComponent(".build/oracle-venv/bin/python").path
-    static let script = repositoryRoot.appendingPathComponent("Tests/Oracles/checks_oracle.py").path
 
     /// The lines, each split at its tabs.
     var lines: [[ArraySlice<UInt8>]]
 
     /// Runs the script for one corpus (`dates`, `luhn`, `gtin`, `isbn`, `iban`).
     init(_ name: String) throws {
+        try self.init(script: "checks_oracle.py", arguments: [name])
+    }
+
+    /// Runs an oracle script of Tests/Oracles with `arguments`.
+    init(script name: String, arguments: [String]) throws {
+        let script = repositoryRoot.appendingPathComponent("Tests/Oracles/\(name)").path
         try #require(
             FileManager.default.isExecutableFile(atPath: Self.python),
             "the oracles' Python is missing: `make test-deps` (or `make test`) installs python-stdnum into .build/oracle-venv"
         )
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Self.script, name]
+        process.arguments = [script] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "checks_oracle.py \(name) failed (its error is above)")
+        try #require(process.terminationStatus == 0, "\(name) \(arguments) failed (its error is above)")
         let bytes = [UInt8](data)
         lines = bytes.split(separator: UInt8(ascii: "\n")).map {
             $0.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)

@@ -1,0 +1,121 @@
+import Foundation
+import MaskEngine
+
+/// A country code's formats compiled to input-mask masks, so that the engine that formats every
+/// other column formats phone numbers too: the format `$1 $2 $3` of a pattern `(\d{2})(\d{4})(\d{4})`
+/// is the mask `[00] [0000] [0000]`, and its national form with the rule `$NP$FG` is
+/// `0[00] [0000] [0000]`. One mask per format and length, as a pattern's groups split each length
+/// their own way. A format a mask cannot write (one that leaves a group out, as Argentina's mobile
+/// numbers do, or puts digits of its own between them, which a mask would take for the number's)
+/// has none and is written by `NumberFormatRule.write`, which the tests hold every mask to.
+struct FormatMasks: Sendable {
+    private let international: [Int: Mask]
+    private let national: [Int: Mask]
+
+    init(region: RegionPlan) {
+        var international: [Int: Mask] = [:]
+        var national: [Int: Mask] = [:]
+        for (index, format) in region.formats.enumerated() {
+            for length in 1...NumberAutomaton.maximumLength {
+                guard let split = format.split(length) else { continue }
+                if let text = format.text(national: false, in: region), let mask = Self.mask(text, split) {
+                    international[Self.key(index, length)] = mask
+                }
+                if let text = format.text(national: true, in: region), let mask = Self.mask(text, split) {
+                    national[Self.key(index, length)] = mask
+                }
+            }
+        }
+        self.international = international
+        self.national = national
+    }
+
+    func mask(format: Int, length: Int, national isNational: Bool) -> Mask? {
+        (isNational ? national : international)[Self.key(format, length)]
+    }
+
+    private static func key(_ format: Int, _ length: Int) -> Int { format << 5 | length }
+
+    /// The input-mask format of `text` with groups of `split` digits; nil when no mask writes it.
+    static func maskFormat(_ text: String, _ split: [Int]) -> String? {
+        var mask = ""
+        var nextGroup = 1
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.first {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: "$"), let group = bytes.first, (0x31...0x39).contains(group) {
+                // Every group once, in order: a mask consumes each digit where it stands.
+                guard Int(group - 0x30) == nextGroup, nextGroup <= split.count else { return nil }
+                bytes = bytes.dropFirst()
+                mask += "[" + String(repeating: "0", count: split[nextGroup - 1]) + "]"
+                nextGroup += 1
+            } else {
+                // A digit of the format's own would be taken for one of the number's; the
+                // syntax's own characters would be read as slots.
+                guard !(0x30...0x39).contains(byte), !"[]{}\\".utf8.contains(byte) else { return nil }
+                mask.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return nextGroup == split.count + 1 ? mask : nil
+    }
+
+    private static func mask(_ text: String, _ split: [Int]) -> Mask? {
+        guard let format = maskFormat(text, split) else { return nil }
+        return try? Mask(format: format)
+    }
+}
+
+extension NumberFormatRule {
+    /// The format's text for national or international numbers of `region` (whose formats they
+    /// are): national ones with the region's rule for the first group (`$NP$FG` is the national
+    /// prefix, then the group); nil when international numbers never take this format (`NA`).
+    func text(national: Bool, in region: RegionPlan) -> String? {
+        guard national else {
+            guard region.hasInternationalFormats else { return format }
+            switch international {
+            case .sameAsNational: return format
+            case .none: return nil
+            case .format(let text): return text
+            }
+        }
+        guard !nationalRule.isEmpty, let first = format.range(of: #"\$\d"#, options: .regularExpression)
+        else {
+            return format
+        }
+        // libphonenumber's rule: `$NP` is the prefix, `$FG` the format's first group reference.
+        let rule = nationalRule.replacingFirst(
+            "$NP", with: String(decoding: region.nationalPrefix, as: UTF8.self)
+        )
+        .replacingFirst("$FG", with: String(format[first]))
+        return format.replacingCharacters(in: first, with: rule)
+    }
+
+    /// Writes `digits` (a national number of `split`'s length) as `text` says, group by group:
+    /// the rule the masks are tested against, and the writer of formats no mask can write.
+    static func write(
+        _ digits: UnsafeBufferPointer<UInt8>, text: String, split: [Int], into out: inout [UInt8]
+    ) {
+        var starts = [0]
+        for length in split { starts.append(starts.last! + length) }
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.first {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: "$"), let group = bytes.first, (0x31...0x39).contains(group) {
+                bytes = bytes.dropFirst()
+                let number = Int(group - 0x30)
+                if number <= split.count {
+                    out.append(contentsOf: digits[starts[number - 1]..<starts[number]])
+                }
+            } else {
+                out.append(byte)
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = range(of: target) else { return self }
+        return replacingCharacters(in: range, with: replacement)
+    }
+}
