@@ -39,6 +39,8 @@ struct Regions: Sendable {
     /// The regions of a country code, the main one (whose formats the code uses) first, then the
     /// others in the table's order: the order libphonenumber tries them in.
     let byCallingCode: [Int: [Int]]
+    /// Whether a number is a country code, by number (0…999): read for every cell.
+    let isCallingCode: [Bool]
 
     init(table: String) {
         var all: [RegionPlan] = []
@@ -46,9 +48,9 @@ struct Regions: Sendable {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             switch fields[0] {
             case "region": all.append(RegionPlan(fields))
-            case "general": all[all.count - 1].general = Self.pattern(fields[1])
-            case "type": all[all.count - 1].addType(fields)
-            case "format": all[all.count - 1].formats.append(NumberFormatRule(fields))
+            case "general": all.last!.general = Self.pattern(fields[1])
+            case "type": all.last!.addType(fields)
+            case "format": all.last!.formats.append(NumberFormatRule(fields))
             default: preconditionFailure("numbering plan: unknown line \(fields[0])")
             }
         }
@@ -65,6 +67,7 @@ struct Regions: Sendable {
         }
         self.index = index
         self.byCallingCode = byCallingCode
+        isCallingCode = (0..<1000).map { byCallingCode[$0] != nil }
     }
 
     /// A pattern of the table; the table is checked by the tests, so a bad one is a bug.
@@ -73,9 +76,13 @@ struct Regions: Sendable {
     }
 }
 
-/// One region's plan (a `territory` of libphonenumber's metadata).
-struct RegionPlan: Sendable {
+/// One region's plan (a `territory` of libphonenumber's metadata). A class, as a number's reading
+/// reaches its region's plan several times: a struct of this size would be copied, and its
+/// references counted, each time. Filled while the table is read, then never changed.
+final class RegionPlan: @unchecked Sendable {
     let id: String
+    /// `id` as bytes, for the country column.
+    let idBytes: [UInt8]
     let callingCode: Int
     /// The region whose formats its country code uses (`mainCountryForCode`, or the code's only one).
     let isMain: Bool
@@ -109,6 +116,7 @@ struct RegionPlan: Sendable {
 
     init(_ fields: [String]) {
         id = fields[1]
+        idBytes = Array(fields[1].utf8)
         callingCode = Int(fields[2])!
         isMain = fields[3] == "1"
         internationalPrefix = fields[4].isEmpty ? nil : Regions.pattern(fields[4])
@@ -123,7 +131,7 @@ struct RegionPlan: Sendable {
         extensionPrefix = Array((fields[9].isEmpty ? " ext. " : fields[9]).utf8)
     }
 
-    mutating func addType(_ fields: [String]) {
+    func addType(_ fields: [String]) {
         let national = Self.lengthBits(fields[2])
         types.append(NumberType(name: fields[1], lengths: national, pattern: Regions.pattern(fields[4])))
         lengths |= national

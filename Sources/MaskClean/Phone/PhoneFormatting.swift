@@ -9,12 +9,14 @@ import MaskEngine
 /// numbers do, or puts digits of its own between them, which a mask would take for the number's)
 /// has none and is written by `NumberFormatRule.write`, which the tests hold every mask to.
 struct FormatMasks: Sendable {
-    private let international: [Int: Mask]
-    private let national: [Int: Mask]
+    /// By `key(format, length)`: plain arrays, read for every cell.
+    private let international: [Mask?]
+    private let national: [Mask?]
 
     init(region: RegionPlan) {
-        var international: [Int: Mask] = [:]
-        var national: [Int: Mask] = [:]
+        let count = Self.key(region.formats.count, 0)
+        var international: [Mask?] = Array(repeating: nil, count: count)
+        var national: [Mask?] = Array(repeating: nil, count: count)
         for (index, format) in region.formats.enumerated() {
             for length in 1...NumberAutomaton.maximumLength {
                 guard let split = format.split(length) else { continue }
@@ -31,7 +33,8 @@ struct FormatMasks: Sendable {
     }
 
     func mask(format: Int, length: Int, national isNational: Bool) -> Mask? {
-        (isNational ? national : international)[Self.key(format, length)]
+        guard length <= NumberAutomaton.maximumLength else { return nil }
+        return (isNational ? national : international)[Self.key(format, length)]
     }
 
     private static func key(_ format: Int, _ length: Int) -> Int { format << 5 | length }

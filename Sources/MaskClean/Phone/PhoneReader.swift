@@ -67,6 +67,9 @@ public final class PhoneReader {
     /// The cell's digits, then its national number, and its extension's digits.
     private var digits: [UInt8] = []
     private var national: [UInt8] = []
+    /// Scratch numbers for taking a country code and a national prefix off.
+    private var rest: [UInt8] = []
+    private var scratch: [UInt8] = []
     private var extensionDigits: [UInt8] = []
     private let formattedBytes = ByteBuffer(capacity: 256)
     private let e164Bytes = ByteBuffer(capacity: 32)
@@ -142,20 +145,24 @@ public final class PhoneReader {
             // A number that starts with the region's own country code, without `+`: taken as one
             // when the rest is a number of the region and the whole is not, or the whole is too long.
             if digits.starts(with: automaton.callingCodeText) {
-                var rest = Array(digits[automaton.callingCodeText.count...])
-                stripNationalPrefix(&rest, automaton, parseRegion)
+                rest.removeAll(keepingCapacity: true)
+                rest.append(contentsOf: digits[automaton.callingCodeText.count...])
+                if stripNationalPrefix(of: rest, into: &scratch, automaton, parseRegion) {
+                    swap(&rest, &scratch)
+                }
                 if (!viable(digits, automaton, parseRegion) && viable(rest, automaton, parseRegion))
                     || plan.lengthVerdict(digits.count) == .tooLong
                 {
-                    national = rest
+                    swap(&national, &rest)
                 }
             }
         }
-        var stripped = national
-        stripNationalPrefix(&stripped, automaton, parseRegion)
-        switch automaton.regions[parseRegion].lengthVerdict(stripped.count) {
-        case .tooShort, .localOnly, .invalidLength: break
-        case .possible, .tooLong: national = stripped
+        // The national prefix goes when what remains is still a possible length of the region.
+        if stripNationalPrefix(of: national, into: &scratch, automaton, parseRegion) {
+            switch automaton.regions[parseRegion].lengthVerdict(scratch.count) {
+            case .tooShort, .localOnly, .invalidLength: break
+            case .possible, .tooLong: swap(&national, &scratch)
+            }
         }
         guard national.count <= NumberAutomaton.maximumLength else { return .invalid }
         let outcome = national.withUnsafeBufferPointer { automaton.outcome($0) }
@@ -167,7 +174,7 @@ public final class PhoneReader {
     /// The formatted, E.164 and region values of a number whose country code and national
     /// number are known.
     private func write(_ automaton: NumberAutomaton, _ outcome: NumberAutomaton.Outcome) {
-        if outcome.region >= 0 { regionBytes.append(Array(automaton.regions[Int(outcome.region)].id.utf8)) }
+        if outcome.region >= 0 { regionBytes.append(automaton.regions[Int(outcome.region)].idBytes) }
         e164Bytes.append(UInt8(ascii: "+"))
         e164Bytes.append(automaton.callingCodeText)
         e164Bytes.append(national)
@@ -222,7 +229,7 @@ public final class PhoneReader {
         var code = 0
         for length in 1...3 where start + length <= digits.count {
             code = code * 10 + Int(digits[start + length - 1] - 0x30)
-            if NumberingPlan.regions.byCallingCode[code] != nil { return (code, length) }
+            if NumberingPlan.regions.isCallingCode[code] { return (code, length) }
         }
         return nil
     }
@@ -250,56 +257,54 @@ public final class PhoneReader {
     }
 
     /// Whether `number` fits region `region`'s general pattern, whatever its length.
-    private func viable(_ number: [UInt8], _ automaton: NumberAutomaton, _ region: Int) -> Bool {
+    private func viable(_ number: borrowing [UInt8], _ automaton: NumberAutomaton, _ region: Int) -> Bool {
         guard number.count <= NumberAutomaton.maximumLength else { return false }
         return number.withUnsafeBufferPointer { automaton.outcome($0) }.viable & (1 << UInt64(region)) != 0
     }
 
-    /// libphonenumber's `maybeStripNationalPrefixAndCarrierCode`: the region's national prefix
-    /// (or its pattern for parsing, with its transformation) taken off the front of `number`,
-    /// unless a number that fitted the region's general pattern would no longer fit it.
-    private func stripNationalPrefix(_ number: inout [UInt8], _ automaton: NumberAutomaton, _ region: Int) {
+    /// libphonenumber's `maybeStripNationalPrefixAndCarrierCode`: `number` without the region's
+    /// national prefix (or its pattern for parsing, with its transformation) in `out`, unless a
+    /// number that fitted the region's general pattern would no longer fit it; false when nothing
+    /// was taken off (`out` is then undefined).
+    private func stripNationalPrefix(
+        of number: [UInt8], into out: inout [UInt8], _ automaton: NumberAutomaton, _ region: Int
+    ) -> Bool {
         let plan = automaton.regions[region]
-        guard !number.isEmpty, let pattern = plan.prefixForParsing else { return }
+        guard !number.isEmpty, let pattern = plan.prefixForParsing else { return false }
         let end: Int
-        var lastCapture: Range<Int>?? = .none
         var captures: [Range<Int>?] = []
         if let literal = plan.literalPrefixForParsing {
-            guard number.starts(with: literal) else { return }
+            guard number.starts(with: literal) else { return false }
             end = literal.count
         } else {
-            guard let match = number.withUnsafeBufferPointer({ pattern.prefixMatch($0) }) else { return }
+            guard let match = number.withUnsafeBufferPointer({ pattern.prefixMatch($0) }) else {
+                return false
+            }
             end = match.end
             captures = match.captures
-            if pattern.captureCount > 0 { lastCapture = .some(captures[pattern.captureCount - 1]) }
         }
-        let viableBefore = viable(number, automaton, region)
-        let groupTaken: Bool = if case .some(.none) = lastCapture { false } else { true }
-        guard let transform = plan.prefixTransform, groupTaken else {
-            let rest = Array(number[end...])
-            if viableBefore && !viable(rest, automaton, region) { return }
-            number = rest
-            return
-        }
-        var transformed: [UInt8] = []
-        var bytes = Array(transform.utf8)[...]
-        while let byte = bytes.first {
-            bytes = bytes.dropFirst()
-            if byte == UInt8(ascii: "$"), let group = bytes.first, (0x30...0x39).contains(group) {
+        out.removeAll(keepingCapacity: true)
+        // A transformation applies when the pattern's last group took part (Java's rule: with no
+        // group, the whole match stands for it).
+        if let transform = plan.prefixTransform, captures.isEmpty || captures.last! != nil {
+            var bytes = transform.utf8[...]
+            while let byte = bytes.first {
                 bytes = bytes.dropFirst()
-                let index = Int(group - 0x30)
-                if index == 0 {
-                    transformed += number[..<end]
-                } else if index <= captures.count, let range = captures[index - 1] {
-                    transformed += number[range]
+                if byte == UInt8(ascii: "$"), let group = bytes.first, (0x30...0x39).contains(group) {
+                    bytes = bytes.dropFirst()
+                    let index = Int(group - 0x30)
+                    if index == 0 {
+                        out += number[..<end]
+                    } else if index <= captures.count, let range = captures[index - 1] {
+                        out += number[range]
+                    }
+                } else {
+                    out.append(byte)
                 }
-            } else {
-                transformed.append(byte)
             }
         }
-        transformed += number[end...]
-        if viableBefore && !viable(transformed, automaton, region) { return }
-        number = transformed
+        out += number[end...]
+        return !viable(number, automaton, region) || viable(out, automaton, region)
     }
 
     /// The region cell's code, upper case, without white space; nil when it is empty.

@@ -17,7 +17,9 @@ struct NumberingPlanTests {
         #expect(regions.byCallingCode[44]?.map { regions.all[$0].id } == ["GB", "GG", "IM", "JE"])
         for region in regions.all {
             #expect(region.general != nil, "\(region.id)")
-            for format in region.formats { #expect(!format.groups.isEmpty, "\(region.id) \(format.pattern.text)") }
+            for format in region.formats {
+                #expect(!format.groups.isEmpty, "\(region.id) \(format.pattern.text)")
+            }
         }
     }
 
@@ -49,7 +51,9 @@ struct NumberingPlanTests {
                         digits.withUnsafeBufferPointer {
                             NumberFormatRule.write($0, text: text, split: split, into: &expected)
                         }
-                        guard let mask = automaton.masks.mask(format: index, length: length, national: national) else {
+                        guard
+                            let mask = automaton.masks.mask(format: index, length: length, national: national)
+                        else {
                             unmasked[national]! += 1
                             // Only a format that leaves a group out or adds digits of its own.
                             #expect(FormatMasks.maskFormat(text, split) == nil, "\(main.id) \(text)")
@@ -100,7 +104,10 @@ struct PlanPatternTests {
         #expect(try prefix(#"([457]\d{6})$|1"#, "12684621234")?.captures == [nil])
         #expect(try prefix(#"0(8(?:[1-46-8]|5\d\d))?"#, "0851234")?.captures == ["8512"])
         #expect(try prefix(#"\d{2,4}"#, "123456")?.end == 4)
-        #expect(try prefix(#"(?:0|90)(?:(1[245]|2[1-35])(\d{10,11}))?"#, "0211234567890")?.captures == ["21", "1234567890"])
+        #expect(
+            try prefix(#"(?:0|90)(?:(1[245]|2[1-35])(\d{10,11}))?"#, "0211234567890")?.captures == [
+                "21", "1234567890",
+            ])
         #expect(try prefix("00|011", "0114420") != nil)
         #expect(try prefix("810", "8100") != nil)
         #expect(try prefix("810", "8200") == nil)

@@ -17,7 +17,8 @@ struct PhoneReaderTests {
     }
 
     func read(
-        _ value: String, _ region: String? = nil, format: PhoneFormat = .international, regionCell: String? = nil
+        _ value: String, _ region: String? = nil, format: PhoneFormat = .international,
+        regionCell: String? = nil
     ) throws -> Read {
         let reader = PhoneReader(rules: try PhoneRules(defaultRegion: region, format: format))
         let bytes = Array(value.utf8)
@@ -28,22 +29,31 @@ struct PhoneReaderTests {
                 ?? reader.read(value)
             return Read(
                 status: reading.status, formatted: String(decoding: reading.formatted, as: UTF8.self),
-                e164: String(decoding: reading.e164, as: UTF8.self), region: String(decoding: reading.region, as: UTF8.self))
+                e164: String(decoding: reading.e164, as: UTF8.self),
+                region: String(decoding: reading.region, as: UTF8.self))
         }
     }
 
     @Test("an international number keeps its country's grouping (issue 27: +16-13-563-42-23 no more)")
     func international() throws {
-        #expect(try read("+1-613-563-4223") == Read(status: .complete, formatted: "+1 613-563-4223", e164: "+16135634223", region: "CA"))
+        #expect(
+            try read("+1-613-563-4223")
+                == Read(status: .complete, formatted: "+1 613-563-4223", e164: "+16135634223", region: "CA"))
         #expect(try read("+44 20 7946 0958").formatted == "+44 20 7946 0958")
         #expect(try read("+49 30 123456").formatted == "+49 30 123456")
         #expect(try read("0033 1 23 45 67 89").formatted == "+33 1 23 45 67 89")
-        #expect(try read("011 54 9 11 2345 6789", "US") == Read(status: .complete, formatted: "+54 9 11 2345-6789", e164: "+5491123456789", region: "AR"))
+        #expect(
+            try read("011 54 9 11 2345 6789", "US")
+                == Read(
+                    status: .complete, formatted: "+54 9 11 2345-6789", e164: "+5491123456789", region: "AR"))
     }
 
     @Test("a national number is read in its region, with or without the trunk prefix")
     func national() throws {
-        #expect(try read("020 7946 0958", "GB") == Read(status: .complete, formatted: "+44 20 7946 0958", e164: "+442079460958", region: "GB"))
+        #expect(
+            try read("020 7946 0958", "GB")
+                == Read(status: .complete, formatted: "+44 20 7946 0958", e164: "+442079460958", region: "GB")
+        )
         #expect(try read("0161 496 0000", "GB").formatted == "+44 161 496 0000")
         #expect(try read("01 23 45 67 89", "FR").e164 == "+33123456789")
         #expect(try read("(613) 563-4223", "US").region == "CA")
@@ -61,7 +71,11 @@ struct PhoneReaderTests {
 
     @Test("an extension is kept in the formatted value, in the country's own words, never in E.164")
     func extensions() throws {
-        #expect(try read("+44 20 7946 0958 x12") == Read(status: .complete, formatted: "+44 20 7946 0958 x12", e164: "+442079460958", region: "GB"))
+        #expect(
+            try read("+44 20 7946 0958 x12")
+                == Read(
+                    status: .complete, formatted: "+44 20 7946 0958 x12", e164: "+442079460958", region: "GB")
+        )
         #expect(try read("(613) 563-4223 ext. 7", "US").formatted == "+1 613-563-4223 ext. 7")
         #expect(try read("+1 613 563 4223;ext=123").formatted == "+1 613-563-4223 ext. 123")
         #expect(try read("+1 613 563 4223 #55").formatted == "+1 613-563-4223 ext. 55")
@@ -73,7 +87,9 @@ struct PhoneReaderTests {
         #expect(try read("+1 441 295 1234").region == "BM")
         #expect(try read("+44 1534 456789").region == "JE")
         #expect(try read("+7 701 234 5678").region == "KZ")
-        #expect(try read("+800 1234 5678") == Read(status: .complete, formatted: "+800 1234 5678", e164: "+80012345678", region: "001"))
+        #expect(
+            try read("+800 1234 5678")
+                == Read(status: .complete, formatted: "+800 1234 5678", e164: "+80012345678", region: "001"))
     }
 
     @Test("statuses: incomplete can still become a number, invalid cannot, lossy dropped characters")
