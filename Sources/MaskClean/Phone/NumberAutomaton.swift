@@ -72,7 +72,12 @@ final class NumberAutomaton: Sendable {
         // `targets`), or moves on without one (`epsilons`), or accepts `accepts` (a component).
         var digitSets: [UInt16] = []
         var targets: [Int32] = []
-        var epsilons: [[Int32]] = []
+        /// The moves without a digit, as pairs while the automaton is built, then grouped by
+        /// state (`moveStarts`: state i's are `moveTargets[moveStarts[i]..<moveStarts[i + 1]]`).
+        var moveFrom: [Int32] = []
+        var moveTo: [Int32] = []
+        var moveStarts: [Int32] = []
+        var moveTargets: [Int32] = []
         var accepts: [Int32] = []
         var components: [Component] = []
         var starts: [Int32] = []
@@ -118,7 +123,7 @@ final class NumberAutomaton: Sendable {
             func add(_ pattern: PlanPattern, _ role: Role, sticky: Bool) {
                 let (start, end) = fragment(pattern.root)
                 let accept = newState()
-                epsilons[Int(end)].append(accept)
+                link(end, accept)
                 accepts[Int(accept)] = Int32(components.count)
                 components.append(Component(role: role, stickyBit: sticky ? stickyCount : -1))
                 if sticky { stickyCount += 1 }
@@ -141,66 +146,117 @@ final class NumberAutomaton: Sendable {
             }
             precondition(stickyCount <= 128, "numbering plan: more than 128 leading-digit patterns")
 
-            // The subset construction; state 0 is the dead state.
+            // The subset construction; state 0 is the dead state. A set of states moves on by
+            // a digit to the union of its members' targets' closures, each closure made once; the
+            // digits that lead to the same targets (all ten, after `\d`) share one union.
+            groupMoves()
+            var closures = Closures(count: digitSets.count)
             var keys: [Key] = [Key(states: [], sticky: (0, 0), depth: 0)]
             var index: [Key: Int32] = [keys[0]: 0]
             var transitions: [Int32] = Array(repeating: 0, count: 10)
-            var marks = Array(repeating: 0, count: digitSets.count)
-            var stamp = 0
-            let startKey = closure(of: starts, sticky: (0, 0), depth: 0, marks: &marks, stamp: &stamp)
+            let startKey = union(of: starts, sticky: (0, 0), depth: 0, &closures)
             index[startKey] = 1
             keys.append(startKey)
             transitions += Array(repeating: 0, count: 10)
             var pending = 1
+            var nextByDigit: [[Int32]] = Array(repeating: [], count: 10)
             while pending < keys.count {
                 let key = keys[pending]
-                if !key.states.isEmpty {
-                    for digit in 0..<10 {
-                        var next: [Int32] = []
-                        if key.depth < NumberAutomaton.maximumLength {
-                            for state in key.states where digitSets[Int(state)] & (1 << digit) != 0 {
-                                next.append(targets[Int(state)])
-                            }
-                        }
-                        let nextKey = closure(
-                            of: next, sticky: key.sticky, depth: key.depth + 1, marks: &marks, stamp: &stamp)
-                        let target: Int32
-                        if nextKey.states.isEmpty && nextKey.sticky == (0, 0) {
-                            target = 0
-                        } else if let known = index[nextKey] {
-                            target = known
-                        } else {
-                            target = Int32(keys.count)
-                            index[nextKey] = target
-                            keys.append(nextKey)
-                            transitions += Array(repeating: 0, count: 10)
-                        }
-                        transitions[pending * 10 + digit] = target
-                    }
-                } else {
+                guard !key.states.isEmpty else {
                     // No pattern left to follow: the number stays where it is, whatever follows.
                     for digit in 0..<10 { transitions[pending * 10 + digit] = Int32(pending) }
+                    pending += 1
+                    continue
+                }
+                for digit in 0..<10 { nextByDigit[digit].removeAll(keepingCapacity: true) }
+                if key.depth < NumberAutomaton.maximumLength {
+                    for state in key.states {
+                        let set = digitSets[Int(state)]
+                        guard set != 0 else { continue }
+                        for digit in 0..<10 where set & (1 << digit) != 0 {
+                            nextByDigit[digit].append(targets[Int(state)])
+                        }
+                    }
+                }
+                for digit in 0..<10 {
+                    if let same = (0..<digit).first(where: { nextByDigit[$0] == nextByDigit[digit] }) {
+                        transitions[pending * 10 + digit] = transitions[pending * 10 + same]
+                        continue
+                    }
+                    let nextKey = union(
+                        of: nextByDigit[digit], sticky: key.sticky, depth: key.depth + 1, &closures)
+                    let target: Int32
+                    if nextKey.states.isEmpty && nextKey.sticky == (0, 0) {
+                        target = 0
+                    } else if let known = index[nextKey] {
+                        target = known
+                    } else {
+                        target = Int32(keys.count)
+                        index[nextKey] = target
+                        keys.append(nextKey)
+                        transitions += Array(repeating: 0, count: 10)
+                    }
+                    transitions[pending * 10 + digit] = target
                 }
                 pending += 1
             }
             return (transitions, outcomes(keys, transitions), 1)
         }
 
-        /// The states reached from `states` without consuming, as a key: the consuming and
-        /// accepting ones; a leading-digits pattern's accepting state sets its sticky bit.
-        func closure(
-            of states: [Int32], sticky: (UInt64, UInt64), depth: Int, marks: inout [Int], stamp: inout Int
-        )
+        /// Each state's closure, made on first use.
+        struct Closures {
+            var states: [[Int32]?]
+            var sticky: [(UInt64, UInt64)]
+            /// Which states the closure being made has reached: those marked `stamp`.
+            var marks: [Int]
+            var stamp = 0
+
+            init(count: Int) {
+                states = Array(repeating: nil, count: count)
+                sticky = Array(repeating: (0, 0), count: count)
+                marks = Array(repeating: 0, count: count)
+            }
+        }
+
+        /// The key of the states reached without consuming from any of `states`.
+        func union(of states: [Int32], sticky: (UInt64, UInt64), depth: Int, _ closures: inout Closures)
             -> Key
         {
-            stamp += 1
-            var stack = states
             var kept: [Int32] = []
             var sticky = sticky
+            for state in states {
+                let position = Int(state)
+                if closures.states[position] == nil {
+                    (closures.states[position], closures.sticky[position]) = closure(of: state, &closures)
+                }
+                kept += closures.states[position]!
+                sticky.0 |= closures.sticky[position].0
+                sticky.1 |= closures.sticky[position].1
+            }
+            if states.count > 1 {
+                kept.sort()
+                var unique = 0
+                for position in kept.indices where unique == 0 || kept[position] != kept[unique - 1] {
+                    kept[unique] = kept[position]
+                    unique += 1
+                }
+                kept.removeLast(kept.count - unique)
+            }
+            return Key(states: kept, sticky: sticky, depth: kept.isEmpty ? 0 : depth)
+        }
+
+        /// The consuming and accepting states reached from `start` without consuming, sorted; a
+        /// leading-digits pattern's accepting state sets its sticky bit instead.
+        func closure(of start: Int32, _ closures: inout Closures) -> ([Int32], (UInt64, UInt64)) {
+            closures.stamp += 1
+            let stamp = closures.stamp
+            var stack = [start]
+            var kept: [Int32] = []
+            var sticky: (UInt64, UInt64) = (0, 0)
             while let state = stack.popLast() {
                 let position = Int(state)
-                guard marks[position] != stamp else { continue }
-                marks[position] = stamp
+                guard closures.marks[position] != stamp else { continue }
+                closures.marks[position] = stamp
                 if digitSets[position] != 0 { kept.append(state) }
                 let component = accepts[position]
                 if component >= 0 {
@@ -213,10 +269,10 @@ final class NumberAutomaton: Sendable {
                         sticky.1 |= 1 << UInt64(bit - 64)
                     }
                 }
-                stack += epsilons[position]
+                stack += moveTargets[Int(moveStarts[position])..<Int(moveStarts[position + 1])]
             }
             kept.sort()
-            return Key(states: kept, sticky: sticky, depth: kept.isEmpty ? 0 : depth)
+            return (kept, sticky)
         }
 
         func isSticky(_ bit: Int, _ sticky: (UInt64, UInt64)) -> Bool {
@@ -294,10 +350,29 @@ final class NumberAutomaton: Sendable {
             return outcomes
         }
 
+        mutating func link(_ from: Int32, _ to: Int32) {
+            moveFrom.append(from)
+            moveTo.append(to)
+        }
+
+        /// Groups the moves by state, for the closures.
+        mutating func groupMoves() {
+            moveStarts = Array(repeating: 0, count: digitSets.count + 1)
+            for from in moveFrom { moveStarts[Int(from) + 1] += 1 }
+            for state in 0..<digitSets.count { moveStarts[state + 1] += moveStarts[state] }
+            var next = moveStarts
+            moveTargets = Array(repeating: 0, count: moveTo.count)
+            for (from, to) in zip(moveFrom, moveTo) {
+                moveTargets[Int(next[Int(from)])] = to
+                next[Int(from)] += 1
+            }
+            moveFrom = []
+            moveTo = []
+        }
+
         mutating func newState() -> Int32 {
             digitSets.append(0)
             targets.append(-1)
-            epsilons.append([])
             accepts.append(-1)
             return Int32(digitSets.count - 1)
         }
@@ -320,7 +395,7 @@ final class NumberAutomaton: Sendable {
                 var end = start
                 for node in nodes {
                     let (first, last) = fragment(node)
-                    epsilons[Int(end)].append(first)
+                    link(end, first)
                     end = last
                 }
                 return (start, end)
@@ -329,8 +404,8 @@ final class NumberAutomaton: Sendable {
                 let end = newState()
                 for choice in choices {
                     let (first, last) = fragment(choice)
-                    epsilons[Int(start)].append(first)
-                    epsilons[Int(last)].append(end)
+                    link(start, first)
+                    link(last, end)
                 }
                 return (start, end)
             case .repetition(let inner, let minimum, let maximum):
@@ -338,23 +413,23 @@ final class NumberAutomaton: Sendable {
                 var end = start
                 for _ in 0..<minimum {
                     let (first, last) = fragment(inner)
-                    epsilons[Int(end)].append(first)
+                    link(end, first)
                     end = last
                 }
                 let exit = newState()
                 if let maximum {
                     for _ in minimum..<maximum {
-                        epsilons[Int(end)].append(exit)
+                        link(end, exit)
                         let (first, last) = fragment(inner)
-                        epsilons[Int(end)].append(first)
+                        link(end, first)
                         end = last
                     }
-                    epsilons[Int(end)].append(exit)
+                    link(end, exit)
                 } else {
                     let (first, last) = fragment(inner)
-                    epsilons[Int(end)].append(first)
-                    epsilons[Int(last)].append(end)
-                    epsilons[Int(end)].append(exit)
+                    link(end, first)
+                    link(last, end)
+                    link(end, exit)
                 }
                 return (start, exit)
             }

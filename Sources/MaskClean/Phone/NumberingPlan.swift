@@ -68,6 +68,9 @@ struct Regions: Sendable {
         self.index = index
         self.byCallingCode = byCallingCode
         isCallingCode = (0..<1000).map { byCallingCode[$0] != nil }
+        for members in byCallingCode.values {
+            for (place, member) in members.enumerated() { all[member].indexInCallingCode = place }
+        }
     }
 
     /// A pattern of the table; the table is checked by the tests, so a bad one is a bug.
@@ -86,8 +89,12 @@ final class RegionPlan: @unchecked Sendable {
     let callingCode: Int
     /// The region whose formats its country code uses (`mainCountryForCode`, or the code's only one).
     let isMain: Bool
+    /// Its place among its country code's regions (`Regions.byCallingCode`).
+    var indexInCallingCode = 0
     /// How numbers abroad are dialled from here (`00`, `011`, `8~10` written `810`).
     let internationalPrefix: PlanPattern?
+    /// The international prefix when it is plain digits (`00`, `011`): matched without a pattern.
+    let literalInternationalPrefix: [UInt8]?
     /// The trunk prefix of national numbers (`0`, `1`, `8`); empty when the region has none.
     let nationalPrefix: [UInt8]
     /// What is taken off the front of a national number: a pattern, or the national prefix.
@@ -120,15 +127,19 @@ final class RegionPlan: @unchecked Sendable {
         callingCode = Int(fields[2])!
         isMain = fields[3] == "1"
         internationalPrefix = fields[4].isEmpty ? nil : Regions.pattern(fields[4])
+        literalInternationalPrefix = Self.literal(fields[4])
         nationalPrefix = Array(fields[5].utf8)
         let forParsing = fields[6].isEmpty ? fields[5] : fields[6]
         prefixForParsing = forParsing.isEmpty ? nil : Regions.pattern(forParsing)
-        literalPrefixForParsing =
-            !forParsing.isEmpty && forParsing.utf8.allSatisfy({ (0x30...0x39).contains($0) })
-            ? Array(forParsing.utf8) : nil
+        literalPrefixForParsing = Self.literal(forParsing)
         prefixTransform = fields[7].isEmpty ? nil : fields[7]
         leadingDigits = fields[8].isEmpty ? nil : Regions.pattern(fields[8])
         extensionPrefix = Array((fields[9].isEmpty ? " ext. " : fields[9]).utf8)
+    }
+
+    /// `text` as bytes when it is a pattern of digits only, which matches just itself.
+    private static func literal(_ text: String) -> [UInt8]? {
+        !text.isEmpty && text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) ? Array(text.utf8) : nil
     }
 
     func addType(_ fields: [String]) {

@@ -58,19 +58,22 @@ public struct PhoneReading {
 /// prefix or `00`, or is the region's; the national prefix is taken off when what remains is still
 /// a possible number of the region; and the national number's outcome (`NumberAutomaton`) says
 /// whether it is valid, which region it belongs to and which format writes it.
+///
+/// Per cell, nothing is allocated: the digits live in the reader's own fixed buffers
+/// (`DigitBuffer`), and a number's plans and automaton are classes reached by reference.
 public final class PhoneReader {
     public let rules: PhoneRules
-    /// `defaultRegion`'s index in the plan.
-    private let defaultRegion: Int?
+    /// `defaultRegion`'s plan.
+    private let defaultRegion: RegionPlan?
     /// The automata this reader has used, by country code: the shared ones are behind a lock.
-    private var automata: [NumberAutomaton?] = Array(repeating: nil, count: 1000)
-    /// The cell's digits, then its national number, and its extension's digits.
-    private var digits: [UInt8] = []
-    private var national: [UInt8] = []
-    /// Scratch numbers for taking a country code and a national prefix off.
-    private var rest: [UInt8] = []
-    private var scratch: [UInt8] = []
-    private var extensionDigits: [UInt8] = []
+    @exclusivity(unchecked) private var automata: [NumberAutomaton?] = Array(repeating: nil, count: 1000)
+    /// The cell's digits; its national number; scratch numbers for taking a country code and a
+    /// national prefix off; its extension's digits.
+    @exclusivity(unchecked) private var digits = DigitBuffer()
+    @exclusivity(unchecked) private var national = DigitBuffer()
+    @exclusivity(unchecked) private var rest = DigitBuffer()
+    @exclusivity(unchecked) private var scratch = DigitBuffer()
+    @exclusivity(unchecked) private var extensionDigits = DigitBuffer()
     private let formattedBytes = ByteBuffer(capacity: 256)
     private let e164Bytes = ByteBuffer(capacity: 32)
     private let regionBytes = ByteBuffer(capacity: 8)
@@ -80,12 +83,15 @@ public final class PhoneReader {
 
     public init(rules: PhoneRules) {
         self.rules = rules
-        defaultRegion = rules.defaultRegion.flatMap { NumberingPlan.regions.index[$0] }
+        defaultRegion = rules.defaultRegion.flatMap { NumberingPlan.regions.index[$0] }.map {
+            NumberingPlan.regions.all[$0]
+        }
     }
 
     deinit {
         maskFormatted.deallocate()
         maskExtracted.deallocate()
+        for buffer in [digits, national, rest, scratch, extensionDigits] { buffer.deallocate() }
     }
 
     /// Reads one cell. `region` is the record's `regionColumn` cell, when the column has one: the
@@ -98,7 +104,7 @@ public final class PhoneReader {
         e164Bytes.truncate(to: 0)
         regionBytes.truncate(to: 0)
         let (plus, dropped) = PhoneText.scan(value, digits: &digits, extensionDigits: &extensionDigits)
-        let status = digits.isEmpty ? .empty : number(plus: plus, dropped: dropped, region: region)
+        let status = digits.count == 0 ? .empty : number(plus: plus, dropped: dropped, region: region)
         return PhoneReading(
             status: status, formatted: formattedBytes.bytes, e164: e164Bytes.bytes, region: regionBytes.bytes,
             droppedCharacters: dropped)
@@ -108,45 +114,44 @@ public final class PhoneReader {
     private func number(plus: Bool, dropped: Int, region regionCell: UnsafeBufferPointer<UInt8>?)
         -> CellStatus
     {
+        // More digits than any number has: nothing to read.
+        guard digits.count <= DigitBuffer.capacity else { return .invalid }
         var region = defaultRegion
         var unknownRegion = false
         if let regionCell, let code = Self.regionCode(regionCell) {
-            region = NumberingPlan.regions.index[code]
+            let regions = NumberingPlan.regions
+            region = regions.index[code].map { regions.all[$0] }
             unknownRegion = region == nil
         }
-        let regions = NumberingPlan.regions
         // The country code: after `+`, an international prefix or `00`; or the region's own.
         var codeStart: Int?
-        var regionPlan = region.map { regions.all[$0] }
         if plus {
             codeStart = 0
-        } else if let plan = regionPlan, let end = internationalPrefixEnd(plan) {
+        } else if let plan = region, let end = internationalPrefixEnd(plan) {
             codeStart = end
         } else if digits.count > 2, digits[0] == 0x30, digits[1] == 0x30, digits[2] != 0x30 {
             codeStart = 2
         } else if unknownRegion {
-            regionPlan = nil
+            region = nil
         }
         let automaton: NumberAutomaton
         var parseRegion = 0
-        national.removeAll(keepingCapacity: true)
         if let codeStart {
-            let rest = digits.count - codeStart
-            guard rest > 2, digits[codeStart] != 0x30, let (code, length) = callingCode(at: codeStart) else {
-                return rest <= 2 && startsCallingCode(at: codeStart) ? .incomplete : .invalid
+            let left = digits.count - codeStart
+            guard left > 2, digits[codeStart] != 0x30, let (code, length) = callingCode(at: codeStart) else {
+                return left <= 2 && startsCallingCode(at: codeStart) ? .incomplete : .invalid
             }
             automaton = self.automaton(code)
-            national.append(contentsOf: digits[(codeStart + length)...])
+            national.set(digits, from: codeStart + length)
         } else {
-            guard let plan = regionPlan else { return .invalid }
+            guard let plan = region else { return .invalid }
             automaton = self.automaton(plan.callingCode)
-            parseRegion = automaton.regions.firstIndex { $0.id == plan.id } ?? 0
-            national.append(contentsOf: digits)
+            parseRegion = plan.indexInCallingCode
+            national.set(digits, from: 0)
             // A number that starts with the region's own country code, without `+`: taken as one
             // when the rest is a number of the region and the whole is not, or the whole is too long.
             if digits.starts(with: automaton.callingCodeText) {
-                rest.removeAll(keepingCapacity: true)
-                rest.append(contentsOf: digits[automaton.callingCodeText.count...])
+                rest.set(digits, from: automaton.callingCodeText.count)
                 if stripNationalPrefix(of: rest, into: &scratch, automaton, parseRegion) {
                     swap(&rest, &scratch)
                 }
@@ -165,7 +170,7 @@ public final class PhoneReader {
             }
         }
         guard national.count <= NumberAutomaton.maximumLength else { return .invalid }
-        let outcome = national.withUnsafeBufferPointer { automaton.outcome($0) }
+        let outcome = automaton.outcome(national.bytes)
         write(automaton, outcome)
         if outcome.valid { return dropped > 0 ? .lossy : .complete }
         return outcome.live || national.count < 2 ? .incomplete : .invalid
@@ -177,7 +182,7 @@ public final class PhoneReader {
         if outcome.region >= 0 { regionBytes.append(automaton.regions[Int(outcome.region)].idBytes) }
         e164Bytes.append(UInt8(ascii: "+"))
         e164Bytes.append(automaton.callingCodeText)
-        e164Bytes.append(national)
+        e164Bytes.append(national.bytes)
         switch rules.format {
         case .e164:
             formattedBytes.append(e164Bytes.bytes)
@@ -189,31 +194,29 @@ public final class PhoneReader {
         case .national:
             writeNational(automaton, format: Int(outcome.nationalFormat), national: true)
         }
-        if !extensionDigits.isEmpty {
+        if extensionDigits.count > 0 {
             formattedBytes.append(automaton.main.extensionPrefix)
-            formattedBytes.append(extensionDigits)
+            formattedBytes.append(extensionDigits.bytes)
         }
     }
 
     /// The national number in format `format` of the code's main region (-1: as it is).
     private func writeNational(_ automaton: NumberAutomaton, format: Int, national isNational: Bool) {
-        national.withUnsafeBufferPointer { digits in
-            guard format >= 0 else { return formattedBytes.append(digits) }
-            if let mask = automaton.masks.mask(format: format, length: digits.count, national: isNational) {
-                let counts = mask.apply(
-                    utf8: digits, autocomplete: false, formatted: maskFormatted, extracted: maskExtracted)
-                formattedBytes.append(
-                    UnsafeBufferPointer(start: maskFormatted, count: counts.formattedByteCount))
-                return
-            }
-            let rule = automaton.main.formats[format]
-            guard let split = rule.split(digits.count),
-                let text = rule.text(national: isNational, in: automaton.main)
-            else { return formattedBytes.append(digits) }
-            var out: [UInt8] = []
-            NumberFormatRule.write(digits, text: text, split: split, into: &out)
-            formattedBytes.append(out)
+        let digits = national.bytes
+        guard format >= 0 else { return formattedBytes.append(digits) }
+        if let mask = automaton.masks.mask(format: format, length: digits.count, national: isNational) {
+            let counts = mask.apply(
+                utf8: digits, autocomplete: false, formatted: maskFormatted, extracted: maskExtracted)
+            formattedBytes.append(UnsafeBufferPointer(start: maskFormatted, count: counts.formattedByteCount))
+            return
         }
+        let rule = automaton.main.formats[format]
+        guard let split = rule.split(digits.count),
+            let text = rule.text(national: isNational, in: automaton.main)
+        else { return formattedBytes.append(digits) }
+        var out: [UInt8] = []
+        NumberFormatRule.write(digits, text: text, split: split, into: &out)
+        formattedBytes.append(out)
     }
 
     private func automaton(_ callingCode: Int) -> NumberAutomaton {
@@ -226,22 +229,25 @@ public final class PhoneReader {
     /// The country code at `start` of the digits: the shortest of 1 to 3 digits that is one
     /// (libphonenumber's rule; no code is the start of another).
     private func callingCode(at start: Int) -> (Int, Int)? {
+        let isCallingCode = NumberingPlan.regions.isCallingCode
         var code = 0
         for length in 1...3 where start + length <= digits.count {
             code = code * 10 + Int(digits[start + length - 1] - 0x30)
-            if NumberingPlan.regions.isCallingCode[code] { return (code, length) }
+            if isCallingCode[code] { return (code, length) }
         }
         return nil
     }
 
-    /// Whether the digits from `start` could still begin a country code and a number.
+    /// Whether the digits from `start` (at most 2) could still begin a country code.
     private func startsCallingCode(at start: Int) -> Bool {
-        let prefix = digits[start...].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         let count = digits.count - start
-        guard count > 0, digits[start] != 0x30 else { return count == 0 }
+        guard count > 0 else { return true }
+        guard digits[start] != 0x30 else { return false }
+        var prefix = 0
+        for index in start..<digits.count { prefix = prefix * 10 + Int(digits[index] - 0x30) }
         return NumberingPlan.regions.byCallingCode.keys.contains { code in
             var code = code
-            while code >= 10 && String(code).count > count { code /= 10 }
+            while String(code).count > count { code /= 10 }
             return code == prefix
         }
     }
@@ -249,17 +255,22 @@ public final class PhoneReader {
     /// Where the region's international prefix ends at the start of the digits: only when a digit
     /// other than 0 follows (no country code starts with 0).
     private func internationalPrefixEnd(_ plan: RegionPlan) -> Int? {
-        guard let pattern = plan.internationalPrefix,
-            let end = digits.withUnsafeBufferPointer({ pattern.prefixMatch($0)?.end }),
-            end < digits.count, digits[end] != 0x30
-        else { return nil }
-        return end
+        let end: Int
+        if let literal = plan.literalInternationalPrefix {
+            guard digits.starts(with: literal) else { return nil }
+            end = literal.count
+        } else {
+            guard let pattern = plan.internationalPrefix, let match = pattern.prefixMatch(digits.bytes)?.end
+            else { return nil }
+            end = match
+        }
+        return end < digits.count && digits[end] != 0x30 ? end : nil
     }
 
     /// Whether `number` fits region `region`'s general pattern, whatever its length.
-    private func viable(_ number: borrowing [UInt8], _ automaton: NumberAutomaton, _ region: Int) -> Bool {
+    private func viable(_ number: DigitBuffer, _ automaton: NumberAutomaton, _ region: Int) -> Bool {
         guard number.count <= NumberAutomaton.maximumLength else { return false }
-        return number.withUnsafeBufferPointer { automaton.outcome($0) }.viable & (1 << UInt64(region)) != 0
+        return automaton.outcome(number.bytes).viable & (1 << UInt64(region)) != 0
     }
 
     /// libphonenumber's `maybeStripNationalPrefixAndCarrierCode`: `number` without the region's
@@ -267,23 +278,21 @@ public final class PhoneReader {
     /// number that fitted the region's general pattern would no longer fit it; false when nothing
     /// was taken off (`out` is then undefined).
     private func stripNationalPrefix(
-        of number: [UInt8], into out: inout [UInt8], _ automaton: NumberAutomaton, _ region: Int
+        of number: DigitBuffer, into out: inout DigitBuffer, _ automaton: NumberAutomaton, _ region: Int
     ) -> Bool {
         let plan = automaton.regions[region]
-        guard !number.isEmpty, let pattern = plan.prefixForParsing else { return false }
+        guard number.count > 0, let pattern = plan.prefixForParsing else { return false }
         let end: Int
         var captures: [Range<Int>?] = []
         if let literal = plan.literalPrefixForParsing {
             guard number.starts(with: literal) else { return false }
             end = literal.count
         } else {
-            guard let match = number.withUnsafeBufferPointer({ pattern.prefixMatch($0) }) else {
-                return false
-            }
+            guard let match = pattern.prefixMatch(number.bytes) else { return false }
             end = match.end
             captures = match.captures
         }
-        out.removeAll(keepingCapacity: true)
+        out.count = 0
         // A transformation applies when the pattern's last group took part (Java's rule: with no
         // group, the whole match stands for it).
         if let transform = plan.prefixTransform, captures.isEmpty || captures.last! != nil {
@@ -294,16 +303,16 @@ public final class PhoneReader {
                     bytes = bytes.dropFirst()
                     let index = Int(group - 0x30)
                     if index == 0 {
-                        out += number[..<end]
+                        out.append(number, 0..<end)
                     } else if index <= captures.count, let range = captures[index - 1] {
-                        out += number[range]
+                        out.append(number, range)
                     }
                 } else {
                     out.append(byte)
                 }
             }
         }
-        out += number[end...]
+        out.append(number, end..<number.count)
         return !viable(number, automaton, region) || viable(out, automaton, region)
     }
 
@@ -312,4 +321,43 @@ public final class PhoneReader {
         let text = String(decoding: cell, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         return text.isEmpty ? nil : text.uppercased()
     }
+}
+
+/// A number's digits (ASCII), in memory of their own: as many as any number has and more, so that
+/// a cell's digits are kept without an allocation. Digits past `capacity` are counted, not kept: a
+/// cell with that many is no number. A reader owns its buffers and frees them.
+struct DigitBuffer {
+    static let capacity = 40
+
+    let base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    var count = 0
+
+    var bytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base, count: min(count, Self.capacity))
+    }
+
+    subscript(index: Int) -> UInt8 { base[index] }
+
+    mutating func append(_ byte: UInt8) {
+        if count < Self.capacity { base[count] = byte }
+        count += 1
+    }
+
+    mutating func append(_ other: DigitBuffer, _ range: Range<Int>) {
+        for index in range { append(other.base[index]) }
+    }
+
+    /// This buffer as `other`'s digits from `start` on.
+    mutating func set(_ other: DigitBuffer, from start: Int) {
+        count = 0
+        append(other, start..<other.count)
+    }
+
+    func starts(with prefix: [UInt8]) -> Bool {
+        guard count >= prefix.count else { return false }
+        for index in prefix.indices where base[index] != prefix[index] { return false }
+        return true
+    }
+
+    func deallocate() { base.deallocate() }
 }

@@ -9,16 +9,14 @@
 enum PhoneText {
     /// Fills `digits` and `extensionDigits` (emptied first) from `value`.
     static func scan(
-        _ value: UnsafeBufferPointer<UInt8>, digits: inout [UInt8], extensionDigits: inout [UInt8]
-    )
-        -> (plus: Bool, dropped: Int)
-    {
-        digits.removeAll(keepingCapacity: true)
-        extensionDigits.removeAll(keepingCapacity: true)
+        _ value: UnsafeBufferPointer<UInt8>, digits: inout DigitBuffer, extensionDigits: inout DigitBuffer
+    ) -> (plus: Bool, dropped: Int) {
+        digits.count = 0
+        extensionDigits.count = 0
         var end = value.count
         if let marker = extensionStart(value) {
             end = marker.start
-            extensionDigits.append(contentsOf: value[marker.digits])
+            for byte in value[marker.digits] { extensionDigits.append(byte) }
         }
         var plus = false
         var dropped = 0
@@ -29,7 +27,7 @@ enum PhoneText {
                 index += 1
                 if (0x30...0x39).contains(byte) {
                     digits.append(byte)
-                } else if byte == UInt8(ascii: "+") && digits.isEmpty && !plus {
+                } else if byte == UInt8(ascii: "+") && digits.count == 0 && !plus {
                     plus = true
                 } else if !asciiSeparators.contains(byte) {
                     dropped += 1
@@ -49,7 +47,7 @@ enum PhoneText {
             }
             if scalar.properties.numericType == .decimal, let number = scalar.properties.numericValue {
                 digits.append(UInt8(0x30 + Int(number)))
-            } else if scalar == "\u{FF0B}" && digits.isEmpty && !plus {
+            } else if scalar == "\u{FF0B}" && digits.count == 0 && !plus {
                 plus = true
             } else if !separatorScalars.contains(scalar.value) {
                 dropped += 1
@@ -78,6 +76,10 @@ enum PhoneText {
         guard start < end, end - start <= 10 else { return nil }
         var cursor = start
         while cursor > 0, " \t.:=".utf8.contains(value[cursor - 1]) { cursor -= 1 }
+        // Most values end with the number itself: no marker before its last digits.
+        guard cursor > 0,
+            value[cursor - 1] == UInt8(ascii: "#") || (0x61...0x7A).contains(value[cursor - 1] | 0x20)
+        else { return nil }
         for marker in markers where cursor >= marker.count {
             let from = cursor - marker.count
             let matches = zip(value[from..<cursor], marker).allSatisfy { byte, letter in
