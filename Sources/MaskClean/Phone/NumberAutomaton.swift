@@ -41,8 +41,8 @@ final class NumberAutomaton: Sendable {
     private let transitions: [Int32]
     private let outcomes: [Outcome]
     private let start: Int32
-    /// The formats compiled to input-mask masks, by format and length (`FormatMasks`).
-    let masks: FormatMasks
+    /// The lengths of the code's numbers (bit n: n digits), local ones too.
+    let lengths: UInt32
 
     var stateCount: Int { outcomes.count }
 
@@ -52,7 +52,7 @@ final class NumberAutomaton: Sendable {
         self.regions = regions
         var builder = Builder(regions: regions)
         (transitions, outcomes, start) = builder.build()
-        masks = FormatMasks(region: regions[0])
+        lengths = regions.reduce(0) { $0 | $1.lengths | $1.localOnlyLengths }
     }
 
     /// What libphonenumber concludes of the national number `digits` (ASCII digits).
@@ -131,8 +131,18 @@ final class NumberAutomaton: Sendable {
             }
             for (index, region) in regions.enumerated() {
                 if let general = region.general { add(general, .general(region: index), sticky: false) }
+                // Types with the same pattern (a plan's fixed-line and mobile numbers often are)
+                // are one component, valid at the lengths of either.
+                var lengthsByPattern: [String: UInt32] = [:]
+                var patterns: [PlanPattern] = []
                 for type in region.types {
-                    add(type.pattern, .type(region: index, lengths: type.lengths), sticky: false)
+                    if lengthsByPattern[type.pattern.text] == nil { patterns.append(type.pattern) }
+                    lengthsByPattern[type.pattern.text, default: 0] |= type.lengths
+                }
+                for pattern in patterns {
+                    add(
+                        pattern, .type(region: index, lengths: lengthsByPattern[pattern.text]!), sticky: false
+                    )
                 }
                 if regions.count > 1, let leading = region.leadingDigits {
                     add(leading, .regionLeading(region: index), sticky: true)
@@ -153,11 +163,10 @@ final class NumberAutomaton: Sendable {
             var closures = Closures(count: digitSets.count)
             var keys: [Key] = [Key(states: [], sticky: (0, 0), depth: 0)]
             var index: [Key: Int32] = [keys[0]: 0]
-            var transitions: [Int32] = Array(repeating: 0, count: 10)
+            var transitions: [Int32] = Array(repeating: 0, count: 20)
             let startKey = union(of: starts, sticky: (0, 0), depth: 0, &closures)
             index[startKey] = 1
             keys.append(startKey)
-            transitions += Array(repeating: 0, count: 10)
             var pending = 1
             var nextByDigit: [[Int32]] = Array(repeating: [], count: 10)
             while pending < keys.count {
@@ -194,7 +203,7 @@ final class NumberAutomaton: Sendable {
                         target = Int32(keys.count)
                         index[nextKey] = target
                         keys.append(nextKey)
-                        transitions += Array(repeating: 0, count: 10)
+                        transitions.append(contentsOf: repeatElement(0, count: 10))
                     }
                     transitions[pending * 10 + digit] = target
                 }

@@ -22,7 +22,9 @@ public enum NumberingPlan {
         automataLock.lock()
         defer { automataLock.unlock() }
         if let made = automata[callingCode] { return made }
-        let made = NumberAutomaton(callingCode: callingCode, regions: members.map { regions.all[$0] })
+        let plans = members.map { regions.all[$0] }
+        for plan in plans { plan.load() }
+        let made = NumberAutomaton(callingCode: callingCode, regions: plans)
         automata[callingCode] = made
         return made
     }
@@ -42,16 +44,15 @@ struct Regions: Sendable {
     /// Whether a number is a country code, by number (0…999): read for every cell.
     let isCallingCode: [Bool]
 
+    /// Reads the region lines; a region's other lines are read with its country code's
+    /// automaton (`RegionPlan.load`), so that a run pays only for the codes its numbers have.
     init(table: String) {
         var all: [RegionPlan] = []
-        for line in table.split(separator: "\n", omittingEmptySubsequences: true) {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            switch fields[0] {
-            case "region": all.append(RegionPlan(fields))
-            case "general": all.last!.general = Self.pattern(fields[1])
-            case "type": all.last!.addType(fields)
-            case "format": all.last!.formats.append(NumberFormatRule(fields))
-            default: preconditionFailure("numbering plan: unknown line \(fields[0])")
+        for line in table.utf8.split(separator: 0x0A) {
+            if line.starts(with: "region\t".utf8) {
+                all.append(RegionPlan(Self.fields(line)))
+            } else {
+                all.last!.lines.append(line)
             }
         }
         self.all = all
@@ -70,6 +71,12 @@ struct Regions: Sendable {
         isCallingCode = (0..<1000).map { byCallingCode[$0] != nil }
         for members in byCallingCode.values {
             for (place, member) in members.enumerated() { all[member].indexInCallingCode = place }
+        }
+    }
+
+    static func fields(_ line: Substring.UTF8View) -> [String] {
+        line.split(separator: 0x09, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
         }
     }
 
@@ -107,6 +114,9 @@ final class RegionPlan: @unchecked Sendable {
     let leadingDigits: PlanPattern?
     /// What comes between a number and its extension: ` ext. `, or the region's own (` x`).
     let extensionPrefix: [UInt8]
+    /// The region's lines after its own, until `load` reads them.
+    var lines: [Substring.UTF8View] = []
+    private var loaded = false
     /// Any number of the region (`generalDesc`); every region of the table has one.
     var general: PlanPattern?
     var types: [NumberType] = []
@@ -135,6 +145,22 @@ final class RegionPlan: @unchecked Sendable {
         prefixTransform = fields[7].isEmpty ? nil : fields[7]
         leadingDigits = fields[8].isEmpty ? nil : Regions.pattern(fields[8])
         extensionPrefix = Array((fields[9].isEmpty ? " ext. " : fields[9]).utf8)
+    }
+
+    /// Reads the region's general pattern, types and formats, once (under the automata's lock).
+    func load() {
+        guard !loaded else { return }
+        loaded = true
+        for line in lines {
+            let fields = Regions.fields(line)
+            switch fields[0] {
+            case "general": general = Regions.pattern(fields[1])
+            case "type": addType(fields)
+            case "format": formats.append(NumberFormatRule(fields))
+            default: preconditionFailure("numbering plan: unknown line \(fields[0])")
+            }
+        }
+        lines = []
     }
 
     /// `text` as bytes when it is a pattern of digits only, which matches just itself.

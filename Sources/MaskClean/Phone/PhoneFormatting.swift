@@ -7,34 +7,40 @@ import MaskEngine
 /// `0[00] [0000] [0000]`. One mask per format and length, as a pattern's groups split each length
 /// their own way. A format a mask cannot write (one that leaves a group out, as Argentina's mobile
 /// numbers do, or puts digits of its own between them, which a mask would take for the number's)
-/// has none and is written by `NumberFormatRule.write`, which the tests hold every mask to.
-struct FormatMasks: Sendable {
-    /// By `key(format, length)`: plain arrays, read for every cell.
-    private let international: [Mask?]
-    private let national: [Mask?]
+/// has none and is written by `NumberFormatRule.write`, which the tests hold every mask to; so is a
+/// number of a length no number of its code has.
+///
+/// A reader's own, as each compiles only the masks its numbers need, when they first do.
+final class FormatMasks {
+    let region: RegionPlan
+    /// The lengths masks are made for (bit n: n digits): those of the code's numbers.
+    let lengths: UInt32
+    /// By `key(format, length)`: nil until compiled, then the mask or nil (none writes it).
+    private var international: [Mask??]
+    private var national: [Mask??]
 
-    init(region: RegionPlan) {
+    /// The masks of `region`'s formats for numbers of `lengths` (those of its country code's
+    /// regions); a number of another length is never valid and is written without one.
+    init(region: RegionPlan, lengths: UInt32) {
+        self.region = region
+        self.lengths = lengths
         let count = Self.key(region.formats.count, 0)
-        var international: [Mask?] = Array(repeating: nil, count: count)
-        var national: [Mask?] = Array(repeating: nil, count: count)
-        for (index, format) in region.formats.enumerated() {
-            for length in 1...NumberAutomaton.maximumLength {
-                guard let split = format.split(length) else { continue }
-                if let text = format.text(national: false, in: region), let mask = Self.mask(text, split) {
-                    international[Self.key(index, length)] = mask
-                }
-                if let text = format.text(national: true, in: region), let mask = Self.mask(text, split) {
-                    national[Self.key(index, length)] = mask
-                }
-            }
-        }
-        self.international = international
-        self.national = national
+        international = Array(repeating: nil, count: count)
+        national = Array(repeating: nil, count: count)
     }
 
     func mask(format: Int, length: Int, national isNational: Bool) -> Mask? {
-        guard length <= NumberAutomaton.maximumLength else { return nil }
-        return (isNational ? national : international)[Self.key(format, length)]
+        guard length <= NumberAutomaton.maximumLength, lengths & (1 << UInt32(length)) != 0 else {
+            return nil
+        }
+        let key = Self.key(format, length)
+        if let known = isNational ? national[key] : international[key] { return known }
+        let rule = region.formats[format]
+        let mask = rule.split(length).flatMap { split in
+            rule.text(national: isNational, in: region).flatMap { Self.mask($0, split) }
+        }
+        if isNational { national[key] = .some(mask) } else { international[key] = .some(mask) }
+        return mask
     }
 
     private static func key(_ format: Int, _ length: Int) -> Int { format << 5 | length }

@@ -67,6 +67,8 @@ public final class PhoneReader {
     private let defaultRegion: RegionPlan?
     /// The automata this reader has used, by country code: the shared ones are behind a lock.
     @exclusivity(unchecked) private var automata: [NumberAutomaton?] = Array(repeating: nil, count: 1000)
+    /// The masks of the codes' formats this reader has compiled, by country code.
+    @exclusivity(unchecked) private var masks: [FormatMasks?] = Array(repeating: nil, count: 1000)
     /// The cell's digits; its national number; scratch numbers for taking a country code and a
     /// national prefix off; its extension's digits.
     @exclusivity(unchecked) private var digits = DigitBuffer()
@@ -204,7 +206,14 @@ public final class PhoneReader {
     private func writeNational(_ automaton: NumberAutomaton, format: Int, national isNational: Bool) {
         let digits = national.bytes
         guard format >= 0 else { return formattedBytes.append(digits) }
-        if let mask = automaton.masks.mask(format: format, length: digits.count, national: isNational) {
+        let masks =
+            self.masks[automaton.callingCode]
+            ?? {
+                let made = FormatMasks(region: automaton.main, lengths: automaton.lengths)
+                self.masks[automaton.callingCode] = made
+                return made
+            }()
+        if let mask = masks.mask(format: format, length: digits.count, national: isNational) {
             let counts = mask.apply(
                 utf8: digits, autocomplete: false, formatted: maskFormatted, extracted: maskExtracted)
             formattedBytes.append(UnsafeBufferPointer(start: maskFormatted, count: counts.formattedByteCount))
