@@ -12,7 +12,8 @@ public enum SpecLoader {
         "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
         "templateColumn", "placeholderCharacter", "template", "symbols", "trim", "replace",
         "replaceIncomplete", "warnComplete", "maxInvalid", "check", "dateOrder", "luhnPrefix",
-        "normalizedColumn", "case", "ignore", "significant",
+        "normalizedColumn", "case", "ignore", "significant", "kind", "defaultRegion", "regionColumn",
+        "countryColumn", "phoneFormat",
     ]
     public static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
 
@@ -143,8 +144,16 @@ struct SpecReader {
         let place = "columns[\(index)] \"\(name)\""
         func key(_ key: String) -> String { "\(place): \(key)" }
 
+        if let kind = try enumValue(members["kind"], ColumnKind.self, place: key("kind")) {
+            switch kind {
+            case .phone: return try phoneColumn(members, node: node, index: index, name: name)
+            }
+        }
+        for phoneKey in Self.phoneKeys where members[phoneKey] != nil {
+            throw fail(node, key: phoneKey, key(phoneKey), "only with \"kind\": \"phone\"")
+        }
         guard let formatNode = members["format"] else {
-            throw fail(node, place, "missing key \"format\"")
+            throw fail(node, place, "missing key \"format\" (or \"kind\": \"phone\")")
         }
         let format = try string(formatNode, place: key("format"))
         let affineFormats = try stringList(members["affineFormats"], place: key("affineFormats"))
@@ -268,7 +277,7 @@ struct SpecReader {
             for (key, name) in [
                 ("formattedColumn", column.formattedColumn), ("extractedColumn", column.extractedColumn),
                 ("statusColumn", column.statusColumn), ("templateColumn", column.templateColumn),
-                ("normalizedColumn", column.normalizedColumn),
+                ("normalizedColumn", column.normalizedColumn), ("countryColumn", column.countryColumn),
             ] {
                 guard let name else { continue }
                 if let other = seen[name] {
