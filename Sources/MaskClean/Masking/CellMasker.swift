@@ -98,8 +98,7 @@ final class CellMasker {
         self.maskReferences = masks.map { Unmanaged.passUnretained($0) }
         self.addedCells = columns.map(AddedCells.init)
         self.columnStats = .allocate(capacity: columns.count)
-        _ = columnStats.initialize(
-            from: columns.map { ColumnStats(formats: $0.formats.count, samples: $0.samples) })
+        _ = columnStats.initialize(from: columns.map(ColumnStats.init(column:)))
         self.replaces = columns.contains { $0.replace != nil }
         self.trims = columns.map(\.trim)
         self.rules = columns.map(CellRules.init)
@@ -119,9 +118,7 @@ final class CellMasker {
     }
 
     func resetStats() {
-        for (index, column) in columns.enumerated() {
-            columnStats[index] = ColumnStats(formats: column.formats.count, samples: column.samples)
-        }
+        for (index, column) in columns.enumerated() { columnStats[index] = ColumnStats(column: column) }
     }
 
     /// Masks one non-empty cell of column `column` (an index into `columns`) and counts it.
@@ -167,6 +164,7 @@ final class CellMasker {
         columnStats[column].count(reading.status, format: 0, dropped: reading.droppedCharacters, row: row) {
             Sample.shown(value)
         }
+        columnStats[column].countCountry(reading.region)
         return PhoneCell(
             status: reading.status, formatted: reading.formatted, extracted: reading.e164,
             country: reading.region)
