@@ -16,12 +16,12 @@ struct Apply: ParsableCommand {
         abstract:
             "Try a format on values: prints formatted, extracted, status, chosen format and placeholder.",
         discussion: """
-            With no VALUE, values are read from stdin, one per line. Put -- before the values when \
-            one starts with a hyphen: maskclean apply '[000]-[0000]' -- -5551234
-
             With --kind phone there is no format: every argument is a value, read as a phone \
             column reads it (formatted, extracted E.164, status, country): \
             maskclean apply --kind phone --default-region GB '020 7946 0958'
+
+            With no VALUE, values are read from stdin, one per line. Put -- before the values when \
+            one starts with a hyphen: maskclean apply '[000]-[0000]' -- -5551234
             """)
 
     @Argument(help: "The primary format, e.g. '+1 ([000]) [000]-[0000]'; none with --kind phone.")
