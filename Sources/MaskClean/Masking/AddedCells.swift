@@ -1,8 +1,8 @@
 import MaskEngine
 
 /// Which cells a spec column adds after the record's own, in this order: formatted, extracted,
-/// status, template, normalized, country (a phone column's). Kept apart from `ColumnSpec`, whose many strings would be
-/// reference-counted on every cell.
+/// status, template, normalized, country (a phone column's). Kept apart from `ColumnSpec`, whose
+/// many strings would be reference-counted on every cell.
 struct AddedCells {
     var formatted: Bool
     var extracted: Bool
@@ -161,11 +161,16 @@ extension CellMasker {
         }
         var column = outputColumn
         var separator = separator
-        for (present, text) in [
-            (added.formatted, formatted), (added.extracted, extracted),
-            (added.status, Self.statusText(status)),
-            (added.country, country),
-        ] where present {
+        // One call each, in their order; no array of the cells, which would be allocated per cell.
+        for cell in 0..<4 {
+            let (present, text) =
+                switch cell {
+                case 0: (added.formatted, formatted)
+                case 1: (added.extracted, extracted)
+                case 2: (added.status, Self.statusText(status))
+                default: (added.country, country)
+                }
+            guard present else { continue }
             writer.addedCell(text, outputColumn: column, separator: separator, &out)
             column += 1
             separator = true
