@@ -289,6 +289,22 @@ struct SpecReader {
                 seen[name] = (column.index, key)
             }
         }
+        // A phone column's region column is an input column other than its own.
+        for column in columns {
+            guard let region = column.regionColumn else { continue }
+            if region == column.name {
+                throw fail(
+                    nodes[column.index], key: "regionColumn", "\(column.place): regionColumn",
+                    "\"\(region)\" is the phone column itself: name the input column that holds each record's region"
+                )
+            }
+            if let added = seen[region] {
+                throw fail(
+                    nodes[column.index], key: "regionColumn", "\(column.place): regionColumn",
+                    "\"\(region)\" is the name of \(columns[added.column].place) \(added.key), a column the run adds; name an input column"
+                )
+            }
+        }
         // Two columns that write into one input column would each overwrite the other's value.
         var replacing: [String: Int] = [:]
         for column in columns where column.replace != nil {

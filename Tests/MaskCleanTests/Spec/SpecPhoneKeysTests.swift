@@ -141,6 +141,14 @@ struct SpecPhoneKeysTests {
                 #"countryColumn: "tel_status" is already the name of columns[0] "tel" statusColumn"#
             ),
             (#""kind":"phone","countryColumn":"""#, "countryColumn: expected a non-empty string"),
+            (
+                #""kind":"phone","regionColumn":"tel""#,
+                #"regionColumn: "tel" is the phone column itself: name the input column that holds each record's region"#
+            ),
+            (
+                #""kind":"phone","regionColumn":"tel_country""#,
+                #"regionColumn: "tel_country" is the name of columns[0] "tel" countryColumn, a column the run adds; name an input column"#
+            ),
         ])
     func refused(keys: String, message: String) {
         let error = specError(column(keys))
