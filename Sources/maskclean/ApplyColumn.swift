@@ -140,3 +140,52 @@ struct ApplyRow {
     var normalized: String?
     var template: String?
 }
+
+/// `apply --kind phone`: a phone column's rules, and the reader its values go through, as a
+/// run's cells do (trimmed only as a spec's `trim` would: not at all).
+struct ApplyPhoneColumn {
+    let reader: PhoneReader
+
+    /// An unknown `--default-region` is a usage error (exit 64), with the spec loader's words.
+    init(defaultRegion: String?, format: PhoneFormat) throws(MaskCleanError) {
+        do {
+            reader = PhoneReader(rules: try PhoneRules(defaultRegion: defaultRegion, format: format))
+        } catch {
+            switch error {
+            case .unknownRegion(let region):
+                throw .usage(
+                    "--default-region: unknown region '\(region)': expected an ISO 3166-1 alpha-2 code that has telephone numbers, as GB or us"
+                )
+            }
+        }
+    }
+
+    func row(_ value: String) -> ApplyPhoneRow {
+        guard !value.isEmpty else {
+            return ApplyPhoneRow(
+                value: value, formatted: "", extracted: "", status: .empty, country: "", dropped: 0)
+        }
+        var value = value
+        return value.withUTF8 { bytes in
+            let reading = reader.read(bytes, region: nil)
+            return ApplyPhoneRow(
+                value: String(decoding: bytes, as: UTF8.self),
+                formatted: String(decoding: reading.formatted, as: UTF8.self),
+                extracted: String(decoding: reading.e164, as: UTF8.self), status: reading.status,
+                country: String(decoding: reading.region, as: UTF8.self), dropped: reading.droppedCharacters)
+        }
+    }
+}
+
+/// One value read as a phone number, as `apply --kind phone` shows it.
+struct ApplyPhoneRow {
+    var value: String
+    var formatted: String
+    /// The E.164 form.
+    var extracted: String
+    var status: CellStatus
+    /// The detected region (alpha-2), or empty.
+    var country: String
+    /// How many characters were dropped (a letter typed for a digit).
+    var dropped: Int
+}

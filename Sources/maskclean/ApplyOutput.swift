@@ -31,6 +31,20 @@ extension ApplyRow {
     }
 }
 
+extension ApplyPhoneRow {
+    static let header = ["value", "formatted", "extracted", "status", "country", "dropped"]
+
+    var cells: [String] { [value, formatted, extracted, status.rawValue, country, String(dropped)] }
+
+    /// The row as one line of JSON (`--json`), without the line feed; `dropped` is a number.
+    var jsonLine: String {
+        let members = zip(Self.header.dropLast(), cells.dropLast()).map {
+            "\(jsonQuoted($0)): \(jsonQuoted($1))"
+        }
+        return "{" + (members + ["\"dropped\": \(dropped)"]).joined(separator: ", ") + "}"
+    }
+}
+
 /// `apply`'s table. Values from the command line are all known: the columns fit them. Values
 /// from standard input go out a row per value as they come, in columns as wide as the formats'
 /// placeholders (a formatted value is no wider), so that memory does not grow with the input
@@ -67,8 +81,23 @@ struct ApplyTable {
         if streaming { widths = fitted([header]) }
     }
 
+    /// `apply --kind phone`'s table: streamed values get columns as wide as an international
+    /// number with an extension.
+    init(phoneStreaming streaming: Bool) {
+        header = ApplyPhoneRow.header
+        let number = "+44 20 7946 0958 ext. 1234"
+        known =
+            streaming
+            ? [number, number, "+442079460958", "incomplete", "001", ""] : ["", "", "", "", "", ""]
+        if streaming { widths = fitted([header]) }
+    }
+
     mutating func add(_ row: ApplyRow, to out: inout StandardOutput) throws(MaskCleanError) {
-        let cells = row.cells.map { visible($0) }
+        try add(cells: row.cells, to: &out)
+    }
+
+    mutating func add(cells row: [String], to out: inout StandardOutput) throws(MaskCleanError) {
+        let cells = row.map { visible($0) }
         guard let widths else {
             held.append(cells)
             return

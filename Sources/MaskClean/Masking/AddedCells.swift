@@ -1,8 +1,8 @@
 import MaskEngine
 
 /// Which cells a spec column adds after the record's own, in this order: formatted, extracted,
-/// status, template, normalized. Kept apart from `ColumnSpec`, whose many strings would be
-/// reference-counted on every cell.
+/// status, template, normalized, country (a phone column's). Kept apart from `ColumnSpec`, whose
+/// many strings would be reference-counted on every cell.
 struct AddedCells {
     var formatted: Bool
     var extracted: Bool
@@ -11,6 +11,8 @@ struct AddedCells {
     var template: Bool
     /// A normalized column follows the template's place.
     var normalized: Bool
+    /// A phone column's country column follows its status.
+    var country: Bool
     var replace: Replacement?
     var replaceIncomplete: Bool
 
@@ -20,6 +22,7 @@ struct AddedCells {
         status = column.statusColumn != nil
         template = column.templateColumn != nil
         normalized = column.normalizedColumn != nil
+        country = column.countryColumn != nil
         replace = column.replace
         replaceIncomplete = column.replaceIncomplete
     }
@@ -118,6 +121,57 @@ extension CellMasker {
                 }
             guard present else { continue }
             writer.addedCell(value, outputColumn: column, separator: separator, &out)
+            column += 1
+            separator = true
+        }
+        return column
+    }
+}
+
+extension CellMasker {
+    /// `writeAddedCells` for a phone column (`kind: phone`): reads the cell with the record's
+    /// region (nil without a `regionColumn`), or takes it premasked, and writes its formatted,
+    /// E.164, status and country cells, each present one in turn. Out of line: the plain
+    /// columns' copy of `writeAddedCells` never meets it.
+    @inline(never)
+    func writePhoneCells(
+        _ value: UnsafeBufferPointer<UInt8>, region: UnsafeBufferPointer<UInt8>?, column index: Int, row: Int,
+        outputColumn: Int, separator: Bool, writer: RecordWriter, to out: inout ByteBuffer
+    ) -> Int {
+        let added = addedCells[index]
+        var status = CellStatus.empty
+        var formatted = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        var extracted = formatted
+        var country = formatted
+        if replaces, let cell = takePremasked(index) {
+            status = cell.status
+            formatted = UnsafeBufferPointer(rebasing: premaskedText[cell.formatted])
+            extracted = UnsafeBufferPointer(rebasing: premaskedText[cell.extracted])
+            country = UnsafeBufferPointer(rebasing: premaskedText[cell.country])
+        } else {
+            let value = maskedValue(value, column: index)
+            if value.isEmpty {
+                countEmpty(column: index, row: row)
+            } else {
+                let cell = maskPhone(value, region: region, column: index, row: row)
+                (status, formatted, extracted, country) = (
+                    cell.status, cell.formatted, cell.extracted, cell.country
+                )
+            }
+        }
+        var column = outputColumn
+        var separator = separator
+        // One call each, in their order; no array of the cells, which would be allocated per cell.
+        for cell in 0..<4 {
+            let (present, text) =
+                switch cell {
+                case 0: (added.formatted, formatted)
+                case 1: (added.extracted, extracted)
+                case 2: (added.status, Self.statusText(status))
+                default: (added.country, country)
+                }
+            guard present else { continue }
+            writer.addedCell(text, outputColumn: column, separator: separator, &out)
             column += 1
             separator = true
         }

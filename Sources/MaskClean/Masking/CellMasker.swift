@@ -11,6 +11,18 @@ final class CellMasker {
         var extracted: Range<Int>
         var normalized: Range<Int>
         var template: [UInt8]?
+        /// A phone column's detected region (empty for other columns).
+        var country: Range<Int> = 0..<0
+    }
+
+    /// One phone cell read (`maskPhone`): its values, valid until the column's next cell.
+    struct PhoneCell {
+        var status: CellStatus
+        var formatted: UnsafeBufferPointer<UInt8>
+        /// The E.164 form.
+        var extracted: UnsafeBufferPointer<UInt8>
+        /// The detected region (alpha-2), or empty.
+        var country: UnsafeBufferPointer<UInt8>
     }
 
     /// One masked cell: its status (with the column's check) and its values, valid until the next
@@ -39,8 +51,16 @@ final class CellMasker {
     private let rules: [CellRules?]
     /// `rules` again, unretained, as `maskReferences` are.
     private let ruleReferences: [Unmanaged<CellRules>?]
-    /// Whether a column has rules, without touching `rules`' references.
+    /// Whether a column has rules, without touching `rules`' references: a phone column counts
+    /// as one, so that its cells stay off the plain path too.
     let hasRules: [Bool]
+    /// Each phone column's reader (`kind: phone`); nil for a column of formats.
+    private let phoneReaders: [PhoneReader?]
+    /// Whether each column is a phone column.
+    let isPhone: [Bool]
+    /// What a phone cell's `MaskedCell` carries as its engine outcome (`maskAnyColumn`): a
+    /// phone column has no format, and nothing reads it.
+    private let phoneOutcome: CellOutcome?
     /// The current record's premasked cells, by column, and the bytes they point into.
     @exclusivity(unchecked) private var premasked: [Premasked?]
     private let premaskedBytes = ByteBuffer()
@@ -78,13 +98,17 @@ final class CellMasker {
         self.maskReferences = masks.map { Unmanaged.passUnretained($0) }
         self.addedCells = columns.map(AddedCells.init)
         self.columnStats = .allocate(capacity: columns.count)
-        _ = columnStats.initialize(
-            from: columns.map { ColumnStats(formats: $0.formats.count, samples: $0.samples) })
+        _ = columnStats.initialize(from: columns.map(ColumnStats.init(column:)))
         self.replaces = columns.contains { $0.replace != nil }
         self.trims = columns.map(\.trim)
         self.rules = columns.map(CellRules.init)
         self.ruleReferences = rules.map { $0.map { Unmanaged.passUnretained($0) } }
-        self.hasRules = rules.map { $0 != nil }
+        self.phoneReaders = columns.map { $0.phone.map(PhoneReader.init) }
+        self.isPhone = columns.map { $0.phone != nil }
+        self.hasRules = zip(rules, isPhone).map { $0 != nil || $1 }
+        self.phoneOutcome = columns.first { $0.phone != nil }.map {
+            $0.mask.apply(utf8: UnsafeBufferPointer(start: nil, count: 0), into: ApplyBuffer())
+        }
         self.premasked = Array(repeating: nil, count: columns.count)
     }
 
@@ -94,9 +118,7 @@ final class CellMasker {
     }
 
     func resetStats() {
-        for (index, column) in columns.enumerated() {
-            columnStats[index] = ColumnStats(formats: column.formats.count, samples: column.samples)
-        }
+        for (index, column) in columns.enumerated() { columnStats[index] = ColumnStats(column: column) }
     }
 
     /// Masks one non-empty cell of column `column` (an index into `columns`) and counts it.
@@ -115,11 +137,37 @@ final class CellMasker {
             normalized: UnsafeBufferPointer(start: nil, count: 0))
     }
 
-    /// Masks a cell of any column, with its rules if it has some: for a cell masked ahead of its
-    /// record, and for `describe`; a record's cells take `writeAddedCells`.
-    func maskAnyColumn(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> MaskedCell {
-        hasRules[column]
-            ? maskWithRules(value, column: column, row: row) : mask(value, column: column, row: row)
+    /// Masks a cell of any column, with its rules if it has some, or reads it as a phone number
+    /// (with the record's `regionColumn` cell, if any): for `describe`; a record's cells take
+    /// `writeAddedCells` or `writePhoneCells`.
+    func maskAnyColumn(
+        _ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int, region: UnsafeBufferPointer<UInt8>? = nil
+    ) -> MaskedCell {
+        guard hasRules[column] else { return mask(value, column: column, row: row) }
+        guard isPhone[column] else { return maskWithRules(value, column: column, row: row) }
+        let cell = maskPhone(value, region: region, column: column, row: row)
+        return MaskedCell(
+            outcome: phoneOutcome!, status: cell.status, formatted: cell.formatted, extracted: cell.extracted,
+            normalized: UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// Reads a non-empty cell of phone column `column` with its reader, and counts it: the
+    /// region is the record's `regionColumn` cell (nil without one). Out of line, as
+    /// `maskWithRules` is: the plain columns' path stays as it was.
+    @inline(never)
+    func maskPhone(
+        _ value: UnsafeBufferPointer<UInt8>, region: UnsafeBufferPointer<UInt8>?, column: Int, row: Int
+    )
+        -> PhoneCell
+    {
+        let reading = phoneReaders[column]!.read(value, region: region.map(UnicodeWhiteSpace.trimmed))
+        columnStats[column].count(reading.status, format: 0, dropped: reading.droppedCharacters, row: row) {
+            Sample.shown(value)
+        }
+        columnStats[column].countCountry(reading.region)
+        return PhoneCell(
+            status: reading.status, formatted: reading.formatted, extracted: reading.e164,
+            country: reading.region)
     }
 
     /// `mask` for a column with a check, a case or characters to ignore (docs/cell-status.md):
@@ -223,8 +271,11 @@ final class CellMasker {
     /// keeps its outcome for `writeAddedCells`. Returns where, in `withPremaskedBytes`, lies what
     /// goes into the input column; nil when the input stays (an empty cell, or one not complete
     /// without `replaceIncomplete`).
-    func premask(_ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int) -> Range<Int>? {
+    func premask(
+        _ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int, region: UnsafeBufferPointer<UInt8>? = nil
+    ) -> Range<Int>? {
         let value = maskedValue(value, column: column)
+        if isPhone[column] { return premaskPhone(value, column: column, row: row, region: region) }
         guard !value.isEmpty else {
             countEmpty(column: column, row: row)
             premasked[column] = Premasked(
@@ -251,6 +302,34 @@ final class CellMasker {
         case .extracted: return middle..<end
         case .normalized: return end..<premaskedBytes.count
         }
+    }
+
+    /// `premask` for a phone column: the formatted value or the E.164 one replaces the input.
+    @inline(never)
+    private func premaskPhone(
+        _ value: UnsafeBufferPointer<UInt8>, column: Int, row: Int, region: UnsafeBufferPointer<UInt8>?
+    ) -> Range<Int>? {
+        guard !value.isEmpty else {
+            countEmpty(column: column, row: row)
+            premasked[column] = Premasked(
+                status: .empty, formatted: 0..<0, extracted: 0..<0, normalized: 0..<0, template: nil)
+            return nil
+        }
+        let cell = maskPhone(value, region: region, column: column, row: row)
+        let start = premaskedBytes.count
+        premaskedBytes.append(cell.formatted)
+        let middle = premaskedBytes.count
+        premaskedBytes.append(cell.extracted)
+        let end = premaskedBytes.count
+        premaskedBytes.append(cell.country)
+        premasked[column] = Premasked(
+            status: cell.status, formatted: start..<middle, extracted: middle..<end, normalized: end..<end,
+            template: nil, country: end..<premaskedBytes.count)
+        let added = addedCells[column]
+        guard let replace = added.replace, cell.status == .complete || added.replaceIncomplete,
+            !cell.formatted.isEmpty
+        else { return nil }
+        return replace == .extracted ? middle..<end : start..<middle
     }
 
     /// The premasked cell of `column`, once: writing its added cells uses it up.

@@ -17,8 +17,22 @@ final class MaskingStage {
     let values: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>
     /// Whether each spec column has rules (`CellRules`), in plain memory: read for every cell.
     let hasRules: UnsafeMutableBufferPointer<Bool>
+    /// Whether each spec column is a phone column; read only for columns with rules.
+    let isPhone: UnsafeMutableBufferPointer<Bool>
+    /// For each spec column, the batch slot of its `regionColumn` (a phone column's), or -1.
+    let regionSlotOfColumn: UnsafeMutableBufferPointer<Int>
+    /// Whether any column has a region slot: only then are the records' regions looked up.
+    let readsRegions: Bool
+    /// The record's region cells, by spec column (empty for a column without one).
+    let regions: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>
 
-    init(columns: [ColumnSpec], slotOfColumn: [Int], policy: RejectPolicy, writer: RecordWriter) {
+    /// `regionSlotOfColumn`: for each spec column, the batch slot of its `regionColumn`, or -1
+    /// (nil: none has one). The reader hands that slot over as it hands the masked ones; a slot
+    /// of a record that lacks it (a JSON key) holds empty text.
+    init(
+        columns: [ColumnSpec], slotOfColumn: [Int], regionSlotOfColumn: [Int]? = nil, policy: RejectPolicy,
+        writer: RecordWriter
+    ) {
         self.masker = CellMasker(columns: columns)
         self.slotOfColumn = .allocate(capacity: slotOfColumn.count)
         _ = self.slotOfColumn.initialize(from: slotOfColumn)
@@ -29,12 +43,23 @@ final class MaskingStage {
         values.initialize(repeating: UnsafeBufferPointer(start: nil, count: 0))
         self.hasRules = .allocate(capacity: columns.count)
         _ = hasRules.initialize(from: masker.hasRules)
+        self.isPhone = .allocate(capacity: columns.count)
+        _ = isPhone.initialize(from: masker.isPhone)
+        let regionSlots = regionSlotOfColumn ?? Array(repeating: -1, count: columns.count)
+        self.regionSlotOfColumn = .allocate(capacity: columns.count)
+        _ = self.regionSlotOfColumn.initialize(from: regionSlots)
+        self.readsRegions = regionSlots.contains { $0 >= 0 }
+        self.regions = .allocate(capacity: columns.count)
+        regions.initialize(repeating: UnsafeBufferPointer(start: nil, count: 0))
     }
 
     deinit {
         slotOfColumn.deallocate()
         values.deallocate()
         hasRules.deallocate()
+        isPhone.deallocate()
+        regionSlotOfColumn.deallocate()
+        regions.deallocate()
     }
 
     /// Masks `batch`'s records and writes them to `output` (empty), which the result carries.
@@ -76,6 +101,14 @@ final class MaskingStage {
                 guard reject(problem, record, batch, &result) else { break }
                 continue
             }
+            if readsRegions {
+                for column in 0..<columnCount where regionSlotOfColumn[column] >= 0 {
+                    let field = batch.fields[first + regionSlotOfColumn[column]]
+                    regions[column] = UnsafeBufferPointer(
+                        start: (field.isDecoded ? decodedBase : chunkBase) + field.textOffset,
+                        count: field.textCount)
+                }
+            }
             let row = result.rows
             if replaces { premask(record, row: row) }
             var outputColumn: Int
@@ -91,6 +124,13 @@ final class MaskingStage {
             }
             for column in 0..<columnCount {
                 if hasRules[column] {
+                    if isPhone[column] {
+                        outputColumn = masker.writePhoneCells(
+                            values[column], region: region(column), column: column, row: row,
+                            outputColumn: outputColumn, separator: separator || column > 0, writer: writer,
+                            to: &out)
+                        continue
+                    }
                     outputColumn = masker.writeAddedCells(
                         values[column], column: column, row: row, outputColumn: outputColumn,
                         separator: separator || column > 0, writer: writer, to: &out, CellsWithRules.self)
@@ -118,8 +158,15 @@ final class MaskingStage {
         for column in replacements.indices {
             replacements[column] = nil
             guard masker.addedCells[column].replace != nil else { continue }
-            replacements[column] = masker.premask(values[column], column: column, row: row)
+            replacements[column] = masker.premask(
+                values[column], column: column, row: row, region: region(column))
         }
+    }
+
+    /// The record's region cell for spec column `column`: nil when it has no `regionColumn`.
+    @inline(__always)
+    func region(_ column: Int) -> UnsafeBufferPointer<UInt8>? {
+        regionSlotOfColumn[column] >= 0 ? regions[column] : nil
     }
 
     /// Applies `--on-error` to a bad record; false when the run stops.

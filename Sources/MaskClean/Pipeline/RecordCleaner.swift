@@ -38,6 +38,14 @@ public struct RecordCleaner {
                 "no column \"\(column.name)\" in the records (their columns: \(known))\(didYouMean(column.name, in: columns))"
             )
         }
+        for column in spec.columns {
+            guard let region = column.regionColumn, !columns.contains(region) else { continue }
+            let known = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw .spec(
+                spec.file, "\(column.place): regionColumn",
+                "no column \"\(region)\" in the records (their columns: \(known))\(didYouMean(region, in: columns))"
+            )
+        }
         let settings = SourceSettings(
             spec: spec, options: RunOptions(input: "", output: nil, jobs: 1), outputFormat: .csv,
             delimiter: UInt8(ascii: ","))
@@ -54,6 +62,9 @@ public struct RecordCleaner {
             columnCount: columns.count)
         stage = MaskingStage(
             columns: spec.columns, slotOfColumn: spec.columns.map { columns.firstIndex(of: $0.name)! },
+            regionSlotOfColumn: spec.columns.map {
+                $0.regionColumn.map { columns.firstIndex(of: $0)! } ?? -1
+            },
             policy: RejectPolicy(policy: .fail, file: "records"), writer: writer)
         totals = RunTotals(spec: spec)
     }

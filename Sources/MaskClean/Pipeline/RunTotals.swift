@@ -11,7 +11,8 @@ struct RunTotals {
 
     init(spec: Spec) {
         report = Report(spec: spec)
-        maskedKeysSeen = Array(repeating: false, count: spec.columns.count)
+        // The keys read: the masked ones, then phone columns' region keys (`Spec.columnsRead`).
+        maskedKeysSeen = Array(repeating: false, count: spec.columnsRead.count)
     }
 
     /// Adds the counts of the next chunk.

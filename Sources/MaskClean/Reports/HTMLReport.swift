@@ -94,6 +94,9 @@ public enum HTMLReport {
         return "\(seconds).\(hundredths < 10 ? "0" : "")\(hundredths) s"
     }
 
+    /// How many regions a phone column's card lists; the rest are summed in one row.
+    static let countriesShown = 20
+
     private static func columnCard(_ column: Report.Column, number: Int) -> String {
         let stats = column.stats
         let name = escaped(column.spec.name)
@@ -153,6 +156,25 @@ public enum HTMLReport {
                 card += "<tr><td><code>\(escaped(format))</code></td><td class=\"n\">\(count)</td></tr>\n"
             }
             card += "</table>\n"
+        }
+        if column.spec.phone != nil {
+            // A phone column's cells by detected region, most first.
+            card += "<h3>Countries</h3>\n"
+            let countries = stats.countries
+            if countries.isEmpty {
+                card += "<p class=\"none\">none detected</p>\n"
+            } else {
+                card += "<table class=\"formats\">\n<tr><th>region</th><th class=\"n\">cells</th></tr>\n"
+                for (region, count) in countries.prefix(Self.countriesShown) {
+                    card += "<tr><td><code>\(region)</code></td><td class=\"n\">\(count)</td></tr>\n"
+                }
+                if countries.count > Self.countriesShown {
+                    let rest = countries.dropFirst(Self.countriesShown).reduce(0) { $0 + $1.count }
+                    card +=
+                        "<tr><td>\(countries.count - Self.countriesShown) more</td><td class=\"n\">\(rest)</td></tr>\n"
+                }
+                card += "</table>\n"
+            }
         }
         // Invalid samples only where the column can have invalid cells: elsewhere always none.
         for (status, samples) in stats.samplesByStatus where status != "invalid" || column.hasInvalidCells {

@@ -47,6 +47,11 @@ extension Report {
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         lines.append("")
+        let phoneColumns = columns.filter { $0.spec.phone != nil }
+        for column in phoneColumns {
+            lines.append("- \(MarkdownText.escaped(column.spec.name)): countries \(column.topCountries)")
+        }
+        if !phoneColumns.isEmpty { lines.append("") }
         for finding in findings {
             let mark = finding.level == .error ? "**FAILED**" : "**WARN**"
             lines.append("- \(mark) \(MarkdownText.escaped(finding.subject)): \(finding.message)")

@@ -77,10 +77,34 @@ public struct ColumnStats: Sendable, Equatable {
     public var lossySamples: [Sample] = []
     public var incompleteSamples: [Sample] = []
     public var invalidSamples: [Sample] = []
+    /// A phone column's cells by the region detected (`countries` in the report), indexed by
+    /// `CountryCode.index`; empty for other columns.
+    public var countryCounts: [Int] = []
 
-    public init(formats: Int, samples: Int = 5) {
+    /// `countries`: the column is a phone column, whose cells are counted by region too.
+    public init(formats: Int, samples: Int = 5, countries: Bool = false) {
         formatCounts = Array(repeating: 0, count: formats)
         samplesKept = samples
+        if countries { countryCounts = Array(repeating: 0, count: CountryCode.count) }
+    }
+
+    /// The stats a column of `spec` starts with.
+    init(column spec: ColumnSpec) {
+        self.init(formats: spec.formats.count, samples: spec.samples, countries: spec.phone != nil)
+    }
+
+    /// The regions cells were counted under, most cells first (then by code), with their counts.
+    public var countries: [(region: String, count: Int)] {
+        countryCounts.indices.filter { countryCounts[$0] > 0 }
+            .map { (CountryCode.code(at: $0), countryCounts[$0]) }
+            .sorted { ($1.1, $0.0) < ($0.1, $1.0) }
+    }
+
+    /// Counts a phone cell's region (alpha-2, or `001`); nothing for none.
+    @inline(__always)
+    mutating func countCountry(_ region: UnsafeBufferPointer<UInt8>) {
+        guard let index = CountryCode.index(region) else { return }
+        countryCounts[index] += 1
     }
 
     public var cells: Int { complete + lossy + incomplete + empty + invalid }
@@ -123,6 +147,7 @@ public struct ColumnStats: Sendable, Equatable {
         invalid += later.invalid
         droppedCharacters += later.droppedCharacters
         for index in formatCounts.indices { formatCounts[index] += later.formatCounts[index] }
+        for index in countryCounts.indices { countryCounts[index] += later.countryCounts[index] }
         for sample in later.lossySamples where lossySamples.count < samplesKept {
             lossySamples.append(Sample(row: sample.row + rowOffset, value: sample.value))
         }
@@ -132,6 +157,34 @@ public struct ColumnStats: Sendable, Equatable {
         for sample in later.invalidSamples where invalidSamples.count < samplesKept {
             invalidSamples.append(Sample(row: sample.row + rowOffset, value: sample.value))
         }
+    }
+}
+
+/// A region as a phone column's `countries` count it: two upper-case ASCII letters (ISO 3166-1
+/// alpha-2) or `001`, the non-geographic codes' region, as a place in a fixed table, so that a
+/// cell is counted without a string or a hash.
+public enum CountryCode {
+    /// 26 × 26 letter pairs, then `001`.
+    public static let count = 26 * 26 + 1
+
+    /// The place of `code`, or nil when it is no region code.
+    @inline(__always)
+    public static func index(_ code: UnsafeBufferPointer<UInt8>) -> Int? {
+        if code.count == 2, (0x41...0x5A).contains(code[0]), (0x41...0x5A).contains(code[1]) {
+            return Int(code[0] - 0x41) * 26 + Int(code[1] - 0x41)
+        }
+        if code.count == 3, code[0] == 0x30, code[1] == 0x30, code[2] == 0x31 { return count - 1 }
+        return nil
+    }
+
+    public static func index(_ code: String) -> Int? {
+        var code = code
+        return code.withUTF8 { index($0) }
+    }
+
+    public static func code(at index: Int) -> String {
+        guard index < count - 1 else { return "001" }
+        return String(decoding: [UInt8(0x41 + index / 26), UInt8(0x41 + index % 26)], as: UTF8.self)
     }
 }
 
@@ -214,7 +267,7 @@ public struct Report: Sendable {
 
     public init(spec: Spec) {
         columns = spec.columns.map {
-            Column(spec: $0, stats: ColumnStats(formats: $0.formats.count, samples: $0.samples))
+            Column(spec: $0, stats: ColumnStats(column: $0))
         }
         maxRejected = spec.maxRejected
         minRows = spec.minRows

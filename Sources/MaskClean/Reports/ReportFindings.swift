@@ -98,5 +98,5 @@ extension Report {
 extension Report.Column {
     /// Whether the column can have invalid cells (it has a check) or has some: the sentences of
     /// the CI formats name the invalid count only then, and the tables always.
-    var hasInvalidCells: Bool { spec.check != nil || stats.invalid > 0 }
+    var hasInvalidCells: Bool { spec.judgesValidity || stats.invalid > 0 }
 }

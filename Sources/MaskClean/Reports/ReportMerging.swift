@@ -56,6 +56,11 @@ extension Report {
                         &stats.formatCounts[format], part.stats.formatCounts[format],
                         "\(place): formats: \"\(part.spec.formats[format])\"")
                 }
+                for region in stats.countryCounts.indices where part.stats.countryCounts[region] > 0 {
+                    try add(
+                        &stats.countryCounts[region], part.stats.countryCounts[region],
+                        "\(place): countries: \"\(CountryCode.code(at: region))\"")
+                }
                 merged.columns[index].stats = stats
             }
         }

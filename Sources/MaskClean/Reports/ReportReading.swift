@@ -21,7 +21,9 @@ public enum ReportReader {
     public static func maximumBytes(for spec: Spec) -> Int {
         let bytes = spec.columns.reduce(8 << 20) { total, column in
             let written = ([column.name] + column.formats).reduce(0) { $0 + 6 * $1.utf8.count + 8 }
-            return total + 4096 + written + 6144 * column.samples
+            // A phone column's `countries`: at most every region, 32 bytes a line.
+            let countries = column.phone != nil ? 32 * CountryCode.count : 0
+            return total + 4096 + written + countries + 6144 * column.samples
         }
         return ((bytes + (1 << 20) - 1) >> 20) << 20
     }
@@ -237,8 +239,9 @@ struct ReportParser {
                 "complete, lossy, incomplete, invalid, empty and rejected add up to \(column.rows), not the report's \(report.rows) rows"
             )
         }
-        // Only a check makes a cell invalid: the spec's column has none, so the report is not its.
-        if spec.check == nil && column.stats.invalid > 0 {
+        // Only a check (or a phone column's numbering plan) makes a cell invalid: the spec's
+        // column has neither, so the report is not its.
+        if !spec.judgesValidity && column.stats.invalid > 0 {
             throw fail(
                 node, here,
                 "\(column.stats.invalid) invalid cells, where \(self.spec.file) gives the column no check")
@@ -276,6 +279,10 @@ struct ReportParser {
                 "count \(chosen) cells, where the column has \(masked) that are not empty")
         }
 
+        if spec.phone != nil {
+            try readCountries(members, of: node, into: &column, place: here, masked: masked)
+        }
+
         let samplesNode = try required(members, "samples", of: node, place: here)
         let samples = try self.members(samplesNode, place: "\(here): samples")
         let kept = (spec.samples, "samples of each status \(self.spec.file) keeps")
@@ -293,6 +300,33 @@ struct ReportParser {
             || column.stats.invalidSamples.count > column.stats.invalid
         {
             throw fail(samplesNode, "\(here): samples", "more samples than cells of their status")
+        }
+    }
+
+    /// A phone column's `countries`: each a region code with a count, which add up to at most
+    /// the cells that are not empty (a cell with no country is not counted).
+    func readCountries(
+        _ members: Members, of node: JSONSpan, into column: inout Report.Column, place here: String,
+        masked: Int
+    ) throws(MaskCleanError) {
+        let countriesNode = try required(members, "countries", of: node, place: here)
+        let countries = try self.members(
+            countriesNode, place: "\(here): countries", limit: CountryCode.count)
+        var total = 0
+        for (region, countNode) in countries.sorted(by: { $0.value.offset < $1.value.offset }) {
+            guard let index = CountryCode.index(region) else {
+                throw fail(
+                    countNode, "\(here): countries",
+                    "\"\(region)\" is not a region code (two upper-case letters, or 001)")
+            }
+            let count = try count(countNode, place: "\(here): countries: \"\(region)\"")
+            column.stats.countryCounts[index] = count
+            total = Count.sum(total, count) ?? Int.max
+        }
+        guard total <= masked else {
+            throw fail(
+                countriesNode, "\(here): countries",
+                "count more cells than the \(masked) of the column that are not empty")
         }
     }
 

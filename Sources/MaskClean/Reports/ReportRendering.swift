@@ -94,6 +94,16 @@ extension Report {
                 out.raw(String(count))
             }
             out.endObject()
+            if column.spec.phone != nil {
+                // A phone column's cells by detected region, most first (docs/report.md).
+                out.key("countries")
+                out.beginObject()
+                for (region, count) in stats.countries {
+                    out.key(region)
+                    out.raw(String(count))
+                }
+                out.endObject()
+            }
             out.key("samples")
             out.beginObject()
             for (name, samples) in stats.samplesByStatus {
@@ -150,6 +160,9 @@ extension Report {
             lines.append(
                 "\(visible(column.spec.name)): \(column.invalidShare)% invalid (maxInvalid \(Self.percentage(maximum))): \(column.invalidPassed ? "passed" : "FAILED")"
             )
+        }
+        for column in columns where column.spec.phone != nil {
+            lines.append("\(visible(column.spec.name)): countries \(column.topCountries)")
         }
         if blankLines > 0 {
             // A partition's name (`--part`, a merged report's) is data, shown as a column's is.
@@ -210,6 +223,18 @@ extension Report {
 }
 
 extension Report.Column {
+    /// How many countries the summaries name, most cells first.
+    static let topCountriesShown = 5
+
+    /// A phone column's most common regions: `GB 120, US 31, FR 2 (and 3 more)`, or `none`.
+    var topCountries: String {
+        let countries = stats.countries
+        guard !countries.isEmpty else { return "none" }
+        let shown = countries.prefix(Self.topCountriesShown).map { "\($0.region) \($0.count)" }
+        let more = countries.count - shown.count
+        return shown.joined(separator: ", ") + (more > 0 ? " (and \(more) more)" : "")
+    }
+
     /// `pass`, `WARN` (below `warnComplete`) or `FAIL` (below `minComplete`).
     public var verdict: String { !passed ? "FAIL" : warned ? "WARN" : "pass" }
     /// The invalid ratio as a percentage with two decimals, on the side of `maxInvalid` its

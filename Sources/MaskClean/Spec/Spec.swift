@@ -19,9 +19,25 @@ public struct Spec: Sendable {
     public var fingerprint = ""
 
     /// Every column the run adds, in output order (docs/spec.md): for each spec column, formatted,
-    /// extracted, status, then template.
+    /// extracted, status, then template, normalized and, for a phone column, country.
     public var addedColumns: [String] {
         columns.flatMap(\.addedColumns)
+    }
+
+    /// The input columns the readers hand to the masking stage, in this order: every spec
+    /// column's, then each phone column's `regionColumn` that is not itself a spec column (once).
+    public var columnsRead: [String] {
+        var names = columns.map(\.name)
+        for column in columns {
+            if let region = column.regionColumn, !names.contains(region) { names.append(region) }
+        }
+        return names
+    }
+
+    /// For each column, the index in `columnsRead` of its `regionColumn`, or -1.
+    var regionIndexOfColumn: [Int] {
+        let read = columnsRead
+        return columns.map { column in column.regionColumn.flatMap { read.firstIndex(of: $0) } ?? -1 }
     }
 }
 
@@ -71,18 +87,39 @@ public struct ColumnSpec: Sendable {
     /// kept for the spec's fingerprint, which covers everything that decides a cell. Its
     /// `significant` is the column's `significant`, for every syntax.
     public var syntaxOptions = SyntaxOptions()
-    /// The column's formats, compiled.
+    /// The column's formats, compiled. A phone column has none: its mask is an empty format's,
+    /// never applied (`ColumnSpec.phoneMask`).
     public var mask: AffineMask
+    /// A phone column's rules (`kind: phone`, docs/spec.md#phone-columns); nil for a column of
+    /// formats.
+    public var phone: PhoneRules?
+    /// A phone column's input column holding each record's region (`regionColumn`).
+    public var regionColumn: String?
+    /// A phone column's added column holding the detected region (`countryColumn`).
+    public var countryColumn: String?
 
     /// How messages name this column: `columns[0] "phone"`.
     public var place: String { "columns[\(index)] \"\(name)\"" }
 
     public var addedColumns: [String] {
-        [formattedColumn, extractedColumn, statusColumn, templateColumn, normalizedColumn].compactMap { $0 }
+        [formattedColumn, extractedColumn, statusColumn, templateColumn, normalizedColumn, countryColumn]
+            .compactMap { $0 }
     }
 
-    /// The format texts, primary first, as written in the spec: the report's `formats` keys.
-    public var formats: [String] { [format] + affineFormats }
+    /// The format texts, primary first, as written in the spec: the report's `formats` keys. A
+    /// phone column has one entry, `phone`: every cell that is not empty is read as a number.
+    public var formats: [String] { phone != nil ? [Self.phoneFormatKey] : [format] + affineFormats }
+
+    /// The report's `formats` key of a phone column.
+    public static let phoneFormatKey = "phone"
+
+    /// Whether a cell of the column can be invalid: with a check, or as a phone number.
+    public var judgesValidity: Bool { check != nil || phone != nil }
+}
+
+/// What a column holds: values of its formats, or phone numbers (`kind`).
+public enum ColumnKind: String, Sendable, CaseIterable {
+    case phone
 }
 
 /// What a column's `replace` writes into the input column.

@@ -22,6 +22,10 @@ enum SpecFingerprint {
         ]
         for column in spec.columns {
             lines.append("column \(quoted(column.name))")
+            if let phone = column.phone {
+                lines += phoneLines(column, phone)
+                continue
+            }
             lines.append("  syntax \(column.syntax.rawValue)")
             lines.append("  format \(quoted(column.format))")
             for format in column.affineFormats { lines.append("  affineFormat \(quoted(format))") }
@@ -64,6 +68,28 @@ enum SpecFingerprint {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A phone column's lines (docs/spec.md#phone-columns): it has no formats, syntax, check or
+    /// template, so none of their lines; a spec without phone columns keeps its fingerprint.
+    private static func phoneLines(_ column: ColumnSpec, _ phone: PhoneRules) -> [String] {
+        [
+            "  kind phone",
+            "  defaultRegion \(phone.defaultRegion.map(quoted) ?? "null")",
+            "  regionColumn \(column.regionColumn.map(quoted) ?? "null")",
+            "  phoneFormat \(phone.format.rawValue)",
+            "  trim \(column.trim)",
+            "  required \(column.required)",
+            "  minComplete \(column.minComplete.map { "\(Ratio.decimal($0))" } ?? "null")",
+            "  warnComplete \(column.warnComplete.map { "\(Ratio.decimal($0))" } ?? "null")",
+            "  maxInvalid \(column.maxInvalid.map { "\(Ratio.decimal($0))" } ?? "null")",
+            "  replace \(column.replace?.rawValue ?? "null")",
+            "  replaceIncomplete \(column.replaceIncomplete)",
+        ]
+            + [
+                ("formattedColumn", column.formattedColumn), ("extractedColumn", column.extractedColumn),
+                ("statusColumn", column.statusColumn), ("countryColumn", column.countryColumn),
+            ].map { "  \($0.0) \($0.1.map(quoted) ?? "null")" }
     }
 
     private static func quoted(_ text: String) -> String { JSONTextWriter.quoted(text) }

@@ -12,7 +12,8 @@ public enum SpecLoader {
         "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
         "templateColumn", "placeholderCharacter", "template", "symbols", "trim", "replace",
         "replaceIncomplete", "warnComplete", "maxInvalid", "check", "dateOrder", "luhnPrefix",
-        "normalizedColumn", "case", "ignore", "significant",
+        "normalizedColumn", "case", "ignore", "significant", "kind", "defaultRegion", "regionColumn",
+        "countryColumn", "phoneFormat",
     ]
     public static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
 
@@ -143,8 +144,16 @@ struct SpecReader {
         let place = "columns[\(index)] \"\(name)\""
         func key(_ key: String) -> String { "\(place): \(key)" }
 
+        if let kind = try enumValue(members["kind"], ColumnKind.self, place: key("kind")) {
+            switch kind {
+            case .phone: return try phoneColumn(members, node: node, index: index, name: name)
+            }
+        }
+        for phoneKey in Self.phoneKeys where members[phoneKey] != nil {
+            throw fail(node, key: phoneKey, key(phoneKey), "only with \"kind\": \"phone\"")
+        }
         guard let formatNode = members["format"] else {
-            throw fail(node, place, "missing key \"format\"")
+            throw fail(node, place, "missing key \"format\" (or \"kind\": \"phone\")")
         }
         let format = try string(formatNode, place: key("format"))
         let affineFormats = try stringList(members["affineFormats"], place: key("affineFormats"))
@@ -268,7 +277,7 @@ struct SpecReader {
             for (key, name) in [
                 ("formattedColumn", column.formattedColumn), ("extractedColumn", column.extractedColumn),
                 ("statusColumn", column.statusColumn), ("templateColumn", column.templateColumn),
-                ("normalizedColumn", column.normalizedColumn),
+                ("normalizedColumn", column.normalizedColumn), ("countryColumn", column.countryColumn),
             ] {
                 guard let name else { continue }
                 if let other = seen[name] {
@@ -278,6 +287,22 @@ struct SpecReader {
                         "\"\(name)\" is already the name of \(first)")
                 }
                 seen[name] = (column.index, key)
+            }
+        }
+        // A phone column's region column is an input column other than its own.
+        for column in columns {
+            guard let region = column.regionColumn else { continue }
+            if region == column.name {
+                throw fail(
+                    nodes[column.index], key: "regionColumn", "\(column.place): regionColumn",
+                    "\"\(region)\" is the phone column itself: name the input column that holds each record's region"
+                )
+            }
+            if let added = seen[region] {
+                throw fail(
+                    nodes[column.index], key: "regionColumn", "\(column.place): regionColumn",
+                    "\"\(region)\" is the name of \(columns[added.column].place) \(added.key), a column the run adds; name an input column"
+                )
             }
         }
         // Two columns that write into one input column would each overwrite the other's value.

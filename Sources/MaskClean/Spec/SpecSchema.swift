@@ -56,8 +56,13 @@ public enum SpecSchema {
                   "type": "string",
                   "minLength": 1
                 },
+                "kind": {
+                  "description": "phone: the column holds telephone numbers of any country, read by their numbering plans in place of format and affineFormats.",
+                  "type": "string",
+                  "enum": ["phone"]
+                },
                 "format": {
-                  "description": "The primary format, in the column's syntax.",
+                  "description": "The primary format, in the column's syntax; required unless kind is given.",
                   "type": "string"
                 },
                 "affineFormats": {
@@ -153,7 +158,7 @@ public enum SpecSchema {
                   "type": "string"
                 },
                 "maxInvalid": {
-                  "description": "With a check: the highest acceptable share of invalid cells; above it the run exits 1.",
+                  "description": "With a check or kind phone: the highest acceptable share of invalid cells; above it the run exits 1.",
                   "type": ["number", "null"],
                   "minimum": 0,
                   "maximum": 1,
@@ -179,6 +184,27 @@ public enum SpecSchema {
                   "type": "string",
                   "default": ""
                 },
+                "defaultRegion": {
+                  "description": "kind phone: the region (ISO 3166-1 alpha-2, any case) of numbers written without a country code; null: such numbers are invalid.",
+                  "type": ["string", "null"],
+                  "default": null
+                },
+                "regionColumn": {
+                  "description": "kind phone: an input column holding each record's region, which wins over defaultRegion; null for none.",
+                  "type": ["string", "null"],
+                  "minLength": 1,
+                  "default": null
+                },
+                "countryColumn": {
+                  "description": "kind phone: the detected region's added column, <name>_country when left out; null for none.",
+                  "$ref": "#/$defs/addedColumn"
+                },
+                "phoneFormat": {
+                  "description": "kind phone: the formatted column's form: international (+44 20 7946 0958), national (020 7946 0958) or e164 (+442079460958).",
+                  "type": "string",
+                  "enum": ["international", "national", "e164"],
+                  "default": "international"
+                },
                 "formattedColumn": {
                   "description": "The formatted value's added column, <name>_formatted when left out; null for none.",
                   "$ref": "#/$defs/addedColumn"
@@ -203,12 +229,45 @@ public enum SpecSchema {
                   "default": "_"
                 }
               },
-              "required": ["name", "format"],
+              "required": ["name"],
               "dependentRequired": {
                 "replaceIncomplete": ["replace"],
                 "dateOrder": ["check"],
                 "luhnPrefix": ["check"],
-                "maxInvalid": ["check"]
+                "defaultRegion": ["kind"],
+                "regionColumn": ["kind"],
+                "countryColumn": ["kind"],
+                "phoneFormat": ["kind"]
+              },
+              "if": { "required": ["kind"] },
+              "then": {
+                "properties": { "replace": { "enum": ["formatted", "extracted"] } },
+                "not": {
+                  "anyOf": [
+                    { "required": ["format"] },
+                    { "required": ["affineFormats"] },
+                    { "required": ["affinityStrategy"] },
+                    { "required": ["syntax"] },
+                    { "required": ["autocomplete"] },
+                    { "required": ["notations"] },
+                    { "required": ["rightToLeft"] },
+                    { "required": ["template"] },
+                    { "required": ["symbols"] },
+                    { "required": ["templateColumn"] },
+                    { "required": ["placeholderCharacter"] },
+                    { "required": ["check"] },
+                    { "required": ["dateOrder"] },
+                    { "required": ["luhnPrefix"] },
+                    { "required": ["normalizedColumn"] },
+                    { "required": ["case"] },
+                    { "required": ["ignore"] },
+                    { "required": ["significant"] }
+                  ]
+                }
+              },
+              "else": {
+                "required": ["format"],
+                "dependentRequired": { "maxInvalid": ["check"] }
               },
               "additionalProperties": false
             },

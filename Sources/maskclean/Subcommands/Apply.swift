@@ -5,21 +5,27 @@ import MaskEngine
 // maskclean apply FORMAT [VALUE ...] [--affine FORMAT ...] [--strategy S] [--notation C:SET[:optional]]
 //                 [--no-autocomplete] [--rtl] [--syntax S] [--template T] [--symbols S] [--placeholder C]
 //                 [--check NAME [--date-order O] [--luhn-prefix D]] [--case C] [--ignore S] [--significant S]
+// maskclean apply --kind phone [--default-region R] [--phone-format F] [VALUE ...]
 //
 // Tries a format on values from the command line, or from stdin one per line, and prints what a
 // run would write: formatted, extracted, status (invalid with a check), the chosen format and its
-// placeholder, and the normalized value when the check has one.
+// placeholder, and the normalized value when the check has one. With --kind phone every argument
+// is a value, read as a phone column reads it: formatted, E.164, status and the detected country.
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
             "Try a format on values: prints formatted, extracted, status, chosen format and placeholder.",
         discussion: """
+            With --kind phone there is no format: every argument is a value, read as a phone \
+            column reads it (formatted, extracted E.164, status, country): \
+            maskclean apply --kind phone --default-region GB '020 7946 0958'
+
             With no VALUE, values are read from stdin, one per line. Put -- before the values when \
             one starts with a hyphen: maskclean apply '[000]-[0000]' -- -5551234
             """)
 
-    @Argument(help: "The primary format, e.g. '+1 ([000]) [000]-[0000]'.")
-    var format: String
+    @Argument(help: "The primary format, e.g. '+1 ([000]) [000]-[0000]'; none with --kind phone.")
+    var format: String?
 
     @Argument(help: "Values to format.")
     var values: [String] = []
@@ -89,10 +95,36 @@ struct Apply: ParsableCommand {
             valueName: "chars"))
     var significant = ""
 
+    @Option(
+        help: ArgumentHelp(
+            "phone: read the values as phone numbers of any country, as a kind: phone column does (no format).",
+            valueName: "kind"))
+    var kind: ColumnKind?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --kind phone: the region (ISO 3166-1 alpha-2) of numbers written without a country code.",
+            valueName: "region"))
+    var defaultRegion: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --kind phone: the formatted value's form: international (the default), national or e164.",
+            valueName: "form"))
+    var phoneFormat: PhoneFormat?
+
     @Flag(help: "Print one JSON object per value instead of a table.")
     var json = false
 
     mutating func validate() throws {
+        if kind == .phone {
+            try validatePhone()
+            return
+        }
+        if format == nil { throw ValidationError("Missing expected argument '<format>' (or --kind phone)") }
+        // The phone flags without --kind phone would be ignored, as the spec's keys.
+        if defaultRegion != nil { throw ValidationError("--default-region goes with --kind phone") }
+        if phoneFormat != nil { throw ValidationError("--phone-format goes with --kind phone") }
         if let placeholder, placeholder.count != 1 {
             throw ValidationError("--placeholder must be one character")
         }
@@ -116,6 +148,28 @@ struct Apply: ParsableCommand {
         }
     }
 
+    /// A phone column has no formats, check, case or ignored characters: each such flag would be
+    /// ignored, as the spec's keys on a phone column are refused. Its first argument is a value.
+    mutating func validatePhone() throws {
+        let ignored: [(String, Bool)] = [
+            ("--affine", !affineFormats.isEmpty), ("--strategy", strategy != .bestStatus),
+            ("--notation", !notations.isEmpty), ("--no-autocomplete", noAutocomplete), ("--rtl", rtl),
+            ("--syntax", syntax.syntax != .inputMask), ("--template", syntax.template != nil),
+            ("--symbols", syntax.symbols != nil), ("--placeholder", placeholder != nil),
+            ("--check", check != nil), ("--date-order", dateOrder != nil),
+            ("--luhn-prefix", luhnPrefix != nil),
+            ("--case", letterCase != .keep), ("--ignore", !ignore.isEmpty),
+            ("--significant", !significant.isEmpty),
+        ]
+        if let flag = ignored.first(where: \.1)?.0 {
+            throw ValidationError("\(flag) does not go with --kind phone: a phone column has no formats")
+        }
+        if let format {
+            values.insert(format, at: 0)
+            self.format = nil
+        }
+    }
+
     func parsedNotations() throws -> [Notation] {
         try notations.map { text in
             var parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(
@@ -133,7 +187,8 @@ struct Apply: ParsableCommand {
     }
 
     func run() throws {
-        var column = ApplyColumn(format: format)
+        if kind == .phone { return try runPhone() }
+        var column = ApplyColumn(format: format ?? "")
         column.syntax = syntax.syntax
         column.affineFormats = affineFormats
         column.strategy = strategy
@@ -180,6 +235,34 @@ struct Apply: ParsableCommand {
     }
 }
 
+extension Apply {
+    /// `--kind phone`: each value read as a phone column reads its cells.
+    func runPhone() throws {
+        try ExitPath.run { () throws(MaskCleanError) -> ExitStatus in
+            let column = try ApplyPhoneColumn(
+                defaultRegion: defaultRegion, format: phoneFormat ?? .international)
+            var out = StandardOutput()
+            var table = json ? nil : ApplyTable(phoneStreaming: values.isEmpty)
+            let emit = { (value: String) throws(MaskCleanError) in
+                let row = column.row(value)
+                if table != nil {
+                    try table!.add(cells: row.cells, to: &out)
+                } else {
+                    try out.write(row.jsonLine + "\n")
+                }
+            }
+            if values.isEmpty {
+                try StandardInputValues.forEach(emit) { () throws(MaskCleanError) in try out.flush() }
+            } else {
+                for value in values { try emit(value) }
+            }
+            try table?.finish(to: &out)
+            try out.flush()
+            return .success
+        }
+    }
+}
+
 /// `--strategy`: the engine's strategies, as they are named.
 extension AffinityStrategy: ExpressibleByArgument {}
 
@@ -187,3 +270,7 @@ extension AffinityStrategy: ExpressibleByArgument {}
 extension CheckName: ExpressibleByArgument {}
 extension DateOrder: ExpressibleByArgument {}
 extension LetterCase: ExpressibleByArgument {}
+
+/// `--kind` and `--phone-format`: the spec's `kind` and `phoneFormat` values.
+extension ColumnKind: ExpressibleByArgument {}
+extension PhoneFormat: ExpressibleByArgument {}

@@ -133,7 +133,7 @@ struct SpecLoaderTests {
                 == #"spec.json: columns[0]: missing key "name": the input column to mask"#)
         #expect(
             specError(#"{"columns":[{"name":"phone"}]}"#)
-                == #"spec.json: columns[0] "phone": missing key "format""#)
+                == #"spec.json: columns[0] "phone": missing key "format" (or "kind": "phone")"#)
         #expect(
             specError(#"{"columns":[{"name":"","format":"[0]"}]}"#)
                 == "spec.json: columns[0]: name: expected a non-empty string")

@@ -71,6 +71,23 @@ struct SchemaValidator {
                         errors.append("\(path): \(key) needs \(other)")
                     }
                 }
+            case "if":
+                // `then` or `else` by whether the instance passes `if` (draft 2020-12).
+                let branch = self.errors(instance, value, at: path).isEmpty ? "then" : "else"
+                if let chosen = keywords.first(where: { $0.key == branch }) {
+                    errors += self.errors(instance, chosen.value, at: path)
+                }
+            case "then", "else":
+                continue  // with `if`
+            case "not":
+                if self.errors(instance, value, at: path).isEmpty {
+                    errors.append("\(path): matches a schema it must not")
+                }
+            case "anyOf":
+                guard case .array(let choices, _) = value else { continue }
+                if !choices.contains(where: { self.errors(instance, $0, at: path).isEmpty }) {
+                    errors.append("\(path): matches none of anyOf")
+                }
             case "items":
                 guard case .array(let elements, _) = instance else { continue }
                 for (index, element) in elements.enumerated() {
@@ -301,11 +318,34 @@ struct SpecSchemaTests {
             #"{"samples":1001,"columns":[{"name":"a","format":"[0]"}]}"#,
             #"{"notations":[{"character":"s"}],"columns":[{"name":"a","format":"[0]"}]}"#,
             "maxRejected: 10\ncolumns:\n  - name: a\n    format: \"[0]\"\n    trim: \"true\"\n",
+            #"{"columns":[{"name":"a","kind":"phone","format":"[0]"}]}"#,
+            #"{"columns":[{"name":"a","kind":"phone","check":"luhn"}]}"#,
+            #"{"columns":[{"name":"a","kind":"phone","replace":"normalized"}]}"#,
+            #"{"columns":[{"name":"a","kind":"fone"}]}"#,
+            #"{"columns":[{"name":"a","format":"[0]","defaultRegion":"GB"}]}"#,
+            #"{"columns":[{"name":"a","format":"[0]","phoneFormat":"national"}]}"#,
+            #"{"columns":[{"name":"a","kind":"phone","phoneFormat":"E164"}]}"#,
+            #"{"columns":[{"name":"a","kind":"phone","regionColumn":""}]}"#,
         ])
     func refused(_ spec: String) throws {
         let file = spec.hasPrefix("{") ? "spec.json" : "spec.yaml"
         #expect(try Self.schemaErrors(spec, file: file) != [], "\(spec)")
         #expect(specError(spec, file: file) != nil, "\(spec)")
+    }
+
+    @Test(
+        "phone columns the loader accepts pass the schema",
+        arguments: [
+            #"{"columns":[{"name":"a","kind":"phone"}]}"#,
+            #"{"columns":[{"name":"a","kind":"phone","defaultRegion":"gb","phoneFormat":"national","maxInvalid":0.1}]}"#,
+            #"{"columns":[{"name":"a","kind":"phone","defaultRegion":null,"regionColumn":"cc","countryColumn":null}]}"#,
+            #"{"columns":[{"name":"a","kind":"phone","replace":"extracted","replaceIncomplete":true,"trim":true}]}"#,
+            "columns:\n  - name: a\n    kind: phone\n    defaultRegion: US\n    phoneFormat: e164\n",
+        ])
+    func phoneAccepted(_ spec: String) throws {
+        let file = spec.hasPrefix("{") ? "spec.json" : "spec.yaml"
+        #expect(try Self.schemaErrors(spec, file: file) == [], "\(spec)")
+        #expect(specError(spec, file: file) == nil, "\(spec)")
     }
 
     // MARK: The schema and the loader agree
@@ -373,6 +413,9 @@ struct SpecSchemaTests {
             "template": #"{"name":"phone","format":"[000]-[0000]","syntax":"akmask""#,
             "symbols": #"{"name":"phone","format":"DDD-DDDD","syntax":"maskara""#,
             "replaceIncomplete": #"{"name":"phone","format":"[000]-[0000]","replace":"formatted""#,
+            "defaultRegion": #"{"name":"phone","kind":"phone""#,
+            "regionColumn": #"{"name":"phone","kind":"phone""#,
+            "phoneFormat": #"{"name":"phone","kind":"phone""#,
         ]
         var checked = 0
         for (reference, level) in [
@@ -413,7 +456,14 @@ struct SpecSchemaTests {
             } ?? []
         }
         #expect(try required("#/") == ["columns"])
-        #expect(try required("#/$defs/column") == ["name", "format"])
+        #expect(try required("#/$defs/column") == ["name"])
+        // `format` unless the column has a `kind`.
+        let column = try keywords("#/$defs/column")
+        let otherwise = try #require(
+            column.first { $0.key == "else" }.flatMap { SchemaValidator.members($0.value) })
+        #expect(
+            otherwise.first { $0.key == "required" }.map { SchemaValidator.strings($0.value) } == ["format"])
+        #expect(specError(#"{"columns":[{"name":"a","kind":"phone"}]}"#) == nil)
         #expect(try required("#/$defs/notation") == ["character", "characterSet"])
         #expect(specError(#"{}"#)?.contains(#"missing key "columns""#) == true)
         #expect(specError(#"{"columns":[{"format":"[0]"}]}"#)?.contains(#"missing key "name""#) == true)

@@ -6,6 +6,8 @@ struct CSVSource: RecordSource {
     private let settings: SourceSettings
     /// For each spec column, the index of its input field.
     private let maskedFields: [Int]
+    /// For each spec column, the index of its `regionColumn`'s field (a phone column's), or -1.
+    private let regionFields: [Int]
     private let policy: RejectPolicy
 
     /// Reads the header (or, without one, the first record's line end) and checks the spec
@@ -43,6 +45,28 @@ struct CSVSource: RecordSource {
             }
             maskedFields.append(indices[0])
         }
+        var regionFields: [Int] = []
+        for column in spec.columns {
+            guard let region = column.regionColumn else {
+                regionFields.append(-1)
+                continue
+            }
+            guard let indices = fieldIndex[region] else {
+                let known = header.names.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw .spec(
+                    spec.file, "\(column.place): regionColumn",
+                    "no column \"\(region)\" in \(input.name) (its columns: \(known))\(didYouMean(region, in: header.names))"
+                )
+            }
+            guard indices.count == 1 else {
+                throw .data(
+                    input.name, line: 1,
+                    "the header names column \"\(region)\" \(indices.count) times (fields \(indices.map { String($0 + 1) }.joined(separator: ", "))); the spec cannot tell which holds the regions"
+                )
+            }
+            regionFields.append(indices[0])
+        }
+        self.regionFields = regionFields
         try settings.checkAddedColumns(against: header.names, of: input.name)
         if settings.outputFormat.isJSON { try Self.checkDistinctKeys(header.names, of: input.name) }
         start = InputStart(
@@ -70,7 +94,7 @@ struct CSVSource: RecordSource {
         let copiesRecords = sameCSV && !writer.escapeFormulas && !settings.spec.replaces
         if copiesRecords {
             // Masked fields only, in field order.
-            let wanted = Set(maskedFields)
+            let wanted = Set(maskedFields + regionFields.filter { $0 >= 0 })
             var next = 0
             plan.slotOfField = plan.slotOfField.indices.map { field in
                 guard wanted.contains(field) else { return -1 }
@@ -87,7 +111,8 @@ struct CSVSource: RecordSource {
             replacingColumnOfSlot: replacing, columnCount: plan.headerCount, copiesCSV: sameCSV)
         writer.copiesRecords = copiesRecords
         let stage = MaskingStage(
-            columns: columns, slotOfColumn: maskedFields.map { plan.slotOfField[$0] }, policy: policy,
+            columns: columns, slotOfColumn: maskedFields.map { plan.slotOfField[$0] },
+            regionSlotOfColumn: regionFields.map { $0 >= 0 ? plan.slotOfField[$0] : -1 }, policy: policy,
             writer: writer)
         return BatchProcessor(reader: CSVRecordReader(plan: plan), stage: stage)
     }

@@ -85,7 +85,7 @@ private struct JSONRecords {
         try settings.checkAddedColumns(against: csvColumns ?? [], of: input.name)
         let spec = settings.spec
         let plan = JSONInputPlan(
-            isArray: isArray, maskedKeys: spec.columns.map(\.name), addedKeys: spec.addedColumns,
+            isArray: isArray, maskedKeys: spec.columnsRead, addedKeys: spec.addedColumns,
             csvColumns: csvColumns, file: input.name)
         return (
             JSONRecords(
@@ -96,7 +96,9 @@ private struct JSONRecords {
     }
 
     /// A reader, a masking stage and `writer`, for one worker. A record's slots are its masked
-    /// keys' values, then for CSV output its columns'; JSON output copies each record as read.
+    /// keys' values (with the region keys of phone columns that are not masked themselves,
+    /// `Spec.columnsRead`), then for CSV output its columns'; JSON output copies each record as
+    /// read.
     func makeProcessor(_ writer: RecordWriter) -> ChunkProcessor {
         let columns = spec.columns
         let csvColumns = plan.csvColumns ?? []
@@ -111,7 +113,8 @@ private struct JSONRecords {
             slotOfColumn: Array(columns.indices))
         writer.copiesRecords = !writer.isCSV && !writer.escapeFormulas
         let stage = MaskingStage(
-            columns: columns, slotOfColumn: Array(columns.indices), policy: policy, writer: writer)
+            columns: columns, slotOfColumn: Array(columns.indices),
+            regionSlotOfColumn: spec.regionIndexOfColumn, policy: policy, writer: writer)
         return BatchProcessor(reader: JSONRecordReader(plan: plan), stage: stage)
     }
 
@@ -120,15 +123,25 @@ private struct JSONRecords {
     /// (`--part`) may lack a sparse key: its report says which keys it found, and `merge` judges
     /// them over every partition.
     func checkMaskedKeysSeen(_ totals: inout RunTotals) throws(MaskCleanError) {
-        for (index, seen) in totals.maskedKeysSeen.enumerated() {
+        for (index, seen) in zip(totals.report.columns.indices, totals.maskedKeysSeen) {
             totals.report.columns[index].keyFound = seen
         }
         guard totals.report.rows > totals.report.rejectedCount, !partitioned else { return }
+        let known = totals.keysSeen.map { "\"\($0)\"" }.joined(separator: ", ")
         for (column, seen) in zip(spec.columns, totals.maskedKeysSeen) where !seen {
-            let known = totals.keysSeen.map { "\"\($0)\"" }.joined(separator: ", ")
             throw .spec(
                 spec.file, column.place,
                 "no record of \(plan.file) has the key \"\(column.name)\" (keys seen: \(known))\(didYouMean(column.name, in: totals.keysSeen))"
+            )
+        }
+        // A region key no record has is misspelled too; a record without it has an empty region.
+        let regionIndices = spec.regionIndexOfColumn
+        for (column, index) in zip(spec.columns, regionIndices)
+        where index >= 0 && !totals.maskedKeysSeen[index] {
+            let region = column.regionColumn!
+            throw .spec(
+                spec.file, "\(column.place): regionColumn",
+                "no record of \(plan.file) has the key \"\(region)\" (keys seen: \(known))\(didYouMean(region, in: totals.keysSeen))"
             )
         }
     }
