@@ -108,7 +108,7 @@ struct ApplyPhoneTests {
 }
 
 /// `apply --kind phone` with real numbers: the numbering plan's answers, as libphonenumber's
-/// Python port gives them (with maskclean's ` ext. N`). These need the numbering plan: with the
+/// Python port gives them (` ext. N`, or the country's own: ` x` for the UK). These need the numbering plan: with the
 /// digits-only placeholder reader they fail.
 @Suite("apply --kind phone: real numbers")
 struct ApplyPhoneEngineTests {
@@ -127,7 +127,7 @@ struct ApplyPhoneEngineTests {
                     "country": "CA",
                 ],
                 [
-                    "formatted": "+44 20 7946 0958 ext. 123", "extracted": "+442079460958",
+                    "formatted": "+44 20 7946 0958 x123", "extracted": "+442079460958",
                     "status": "complete",
                     "country": "GB",
                 ],
@@ -141,7 +141,7 @@ struct ApplyPhoneEngineTests {
             ["--default-region", "GB", "--phone-format", "national"], values)
         #expect(
             national.prefix(3).map { $0["formatted"] ?? "" } == [
-                "020 7946 0958", "(613) 563-4223", "020 7946 0958 ext. 123",
+                "020 7946 0958", "(613) 563-4223", "020 7946 0958 x123",
             ])
         // Without a default region, a number written without its country code has no country.
         let none = try ApplyPhoneTests.applyCells([], ["020 7946 0958"])

@@ -165,9 +165,10 @@ public final class PhoneReader {
             }
         }
         // The national prefix goes when what remains is still a possible length of the region.
+        var keptPrefix = false
         if stripNationalPrefix(of: national, into: &scratch, automaton, parseRegion) {
             switch automaton.regions[parseRegion].lengthVerdict(scratch.count) {
-            case .tooShort, .localOnly, .invalidLength: break
+            case .tooShort, .localOnly, .invalidLength: keptPrefix = true
             case .possible, .tooLong: swap(&national, &scratch)
             }
         }
@@ -175,7 +176,10 @@ public final class PhoneReader {
         let outcome = automaton.outcome(national.bytes)
         write(automaton, outcome)
         if outcome.valid { return dropped > 0 ? .lossy : .complete }
-        return outcome.live || national.count < 2 ? .incomplete : .invalid
+        // A number still being typed (`020 7946`) keeps its prefix by libphonenumber's rule, as
+        // what remains is too short: it is incomplete when it goes on as a number without it.
+        let live = outcome.live || (keptPrefix && automaton.outcome(scratch.bytes).live)
+        return live || national.count < 2 ? .incomplete : .invalid
     }
 
     /// The formatted, E.164 and region values of a number whose country code and national

@@ -7,7 +7,7 @@ import Testing
 /// Phone columns through the pipeline with real numbers: what the numbering plan decides,
 /// cell by cell. Every expected value is libphonenumber's (the `phonenumbers` Python port:
 /// INTERNATIONAL, NATIONAL and E164 formats, `is_valid_number`, `region_code_for_number`), with
-/// maskclean's own extension text (` ext. N`) and statuses (docs/cell-status.md). These need the
+/// the extension as libphonenumber writes it (` ext. N`, or the country's own: ` x` for the UK) and statuses (docs/cell-status.md). These need the
 /// numbering plan: with the digits-only placeholder reader they fail.
 @Suite("Phone columns: real numbers through the pipeline")
 struct PhoneColumnEngineTests {
@@ -116,21 +116,21 @@ struct PhoneColumnEngineTests {
                 020 7946 0958,020 7946 0958,+442079460958,complete
                 +1 613-563-4223,(613) 563-4223,+16135634223,complete
                 +49 30 1234567 ext. 12,030 1234567 ext. 12,+49301234567,complete
-                +44 20 7946 0958 x123,020 7946 0958 ext. 123,+442079460958,complete
-                020 7946 0958;ext=7,020 7946 0958 ext. 7,+442079460958,complete
+                +44 20 7946 0958 x123,020 7946 0958 x123,+442079460958,complete
+                020 7946 0958;ext=7,020 7946 0958 x7,+442079460958,complete
 
                 """)
         let (international, _) = try run(
             input, name: "in.csv", spec: spec.replacingOccurrences(of: "FORMAT", with: "international"))
         let lines = international.split(separator: "\n")
-        #expect(lines[4] == "+44 20 7946 0958 x123,+44 20 7946 0958 ext. 123,+442079460958,complete")
-        #expect(lines[5] == "020 7946 0958;ext=7,+44 20 7946 0958 ext. 7,+442079460958,complete")
+        #expect(lines[4] == "+44 20 7946 0958 x123,+44 20 7946 0958 x123,+442079460958,complete")
+        #expect(lines[5] == "020 7946 0958;ext=7,+44 20 7946 0958 x7,+442079460958,complete")
         let (e164, _) = try run(
             input, name: "in.csv", spec: spec.replacingOccurrences(of: "FORMAT", with: "e164"))
         #expect(e164.split(separator: "\n")[1] == "020 7946 0958,+442079460958,+442079460958,complete")
         #expect(
             e164.split(separator: "\n")[4]
-                == "+44 20 7946 0958 x123,+442079460958 ext. 123,+442079460958,complete")
+                == "+44 20 7946 0958 x123,+442079460958 x123,+442079460958,complete")
     }
 
     @Test("statuses: complete, incomplete (too short), invalid (too long, a range not in use), lossy, empty")

@@ -95,6 +95,9 @@ struct PhoneReaderTests {
     @Test("statuses: incomplete can still become a number, invalid cannot, lossy dropped characters")
     func statuses() throws {
         #expect(try read("020 7946 095", "GB").status == .incomplete)
+        // libphonenumber keeps the trunk prefix of a number this short; it is still being typed.
+        #expect(try read("020 7946", "GB").status == .incomplete)
+        #expect(try read("0207", "GB").status == .incomplete)
         #expect(try read("+44 20 7946 09581", "GB").status == .invalid)
         #expect(try read("07700 900123", "GB").status == .invalid)  // Ofcom's drama range: no such number
         #expect(try read("+44").status == .incomplete)
