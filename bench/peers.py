@@ -33,7 +33,8 @@ international phone numbers (bench/phones.py, DIR/phones-N.csv, reused while its
 
 taking turns, K rounds; it prints wall and CPU time, microseconds per number and the ratio, and
 the target: maskclean at --jobs 1 at least 20x faster than the C++ peer. A maskclean that refuses
-the spec (exit 2: no kind: phone yet) is reported as such and the peer is still timed.
+the spec (exit 78, a bad spec, while kind: phone is not built), or exits with any status but 0
+and 1 on the first 100 numbers, is reported as such and the peer is still timed.
 """
 
 import argparse
@@ -213,7 +214,8 @@ def libphonenumber_version():
 
 def probe_phone_spec(maskclean, data_dir, phones):
     """maskclean's answer to bench/phones.json on the file's first 100 numbers: None when it runs
-    (exit 0 or 1), else (exit status, its message), e.g. 2 while kind: phone is not built."""
+    (exit 0 or 1), else (exit status, its message): 78, a bad spec, while kind: phone is not
+    built."""
     sample = data_dir / "phones-probe.csv"
     with open(phones, encoding="utf-8") as source:
         sample.write_text("".join(line for _, line in zip(range(101), source)), encoding="utf-8")
