@@ -128,7 +128,15 @@ bench: build bench-deps
 	python3 bench/run.py --maskclean $(MASKCLEAN) $(BENCH_ARGS)
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
 
+# The phones section builds bench/peers/phone_peer.cc against Debian's libphonenumber-dev (issue 27).
 bench-peers: build bench-deps
+	@missing=""; \
+	[ -f /usr/include/phonenumbers/phonenumberutil.h ] || missing="$$missing libphonenumber-dev"; \
+	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing$$missing…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
 	python3 bench/peers.py --maskclean $(MASKCLEAN)
 
 # Benchmarks/ is a package of its own that nothing else builds: CI builds it (release, as `make
