@@ -18,7 +18,7 @@ PREFIX      ?= /usr/local
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec FuzzYAMLSpec FuzzReport
+FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec FuzzYAMLSpec FuzzReport FuzzPhone
 
 .PHONY: all deps test-deps build run test lint format bench bench-deps bench-peers build-bench fuzz build-fuzz sanitize sanitize-thread \
 	sanitize-address dist dist-path test-dist spark-deps test-spark install clean

@@ -28,6 +28,13 @@ let package = Package(
             name: "FuzzYAMLSpec", dependencies: [.product(name: "MaskClean", package: "maskclean")],
             path: "Targets/FuzzYAMLSpec"),
         .executableTarget(
+            name: "FuzzPhone",
+            dependencies: [
+                .product(name: "MaskClean", package: "maskclean"),
+                .product(name: "MaskEngine", package: "maskclean"),
+            ],
+            path: "Targets/FuzzPhone"),
+        .executableTarget(
             name: "FuzzReport", dependencies: [.product(name: "MaskClean", package: "maskclean")],
             path: "Targets/FuzzReport"),
     ],
