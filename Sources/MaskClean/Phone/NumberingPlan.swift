@@ -43,6 +43,8 @@ struct Regions: Sendable {
     let byCallingCode: [Int: [Int]]
     /// Whether a number is a country code, by number (0…999): read for every cell.
     let isCallingCode: [Bool]
+    /// The regions by their two letters (`letterIndex`), for region cells: no string per cell.
+    private let letterRegions: [RegionPlan?]
 
     /// Reads the region lines; a region's other lines are read with its country code's
     /// automaton (`RegionPlan.load`), so that a run pays only for the codes its numbers have.
@@ -69,9 +71,29 @@ struct Regions: Sendable {
         self.index = index
         self.byCallingCode = byCallingCode
         isCallingCode = (0..<1000).map { byCallingCode[$0] != nil }
+        var letterRegions: [RegionPlan?] = Array(repeating: nil, count: 26 * 26)
+        for (code, position) in index {
+            let letters = Array(code.utf8)
+            if letters.count == 2, let slot = Self.letterIndex(letters[0], letters[1]) {
+                letterRegions[slot] = all[position]
+            }
+        }
+        self.letterRegions = letterRegions
         for members in byCallingCode.values {
             for (place, member) in members.enumerated() { all[member].indexInCallingCode = place }
         }
+    }
+
+    /// The region whose code is these two ASCII letters, any case.
+    func byLetters(_ first: UInt8, _ second: UInt8) -> RegionPlan? {
+        Self.letterIndex(first, second).flatMap { letterRegions[$0] }
+    }
+
+    private static func letterIndex(_ first: UInt8, _ second: UInt8) -> Int? {
+        let first = first | 0x20
+        let second = second | 0x20
+        guard (0x61...0x7A).contains(first), (0x61...0x7A).contains(second) else { return nil }
+        return Int(first - 0x61) * 26 + Int(second - 0x61)
     }
 
     static func fields(_ line: Substring.UTF8View) -> [String] {

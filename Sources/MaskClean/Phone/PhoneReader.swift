@@ -120,10 +120,12 @@ public final class PhoneReader {
         guard digits.count <= DigitBuffer.capacity else { return .invalid }
         var region = defaultRegion
         var unknownRegion = false
-        if let regionCell, let code = Self.regionCode(regionCell) {
-            let regions = NumberingPlan.regions
-            region = regions.index[code].map { regions.all[$0] }
-            unknownRegion = region == nil
+        switch regionCell.map(Self.region) ?? .blank {
+        case .blank: break
+        case .known(let plan): region = plan
+        case .unknown:
+            region = nil
+            unknownRegion = true
         }
         // The country code: after `+`, an international prefix or `00`; or the region's own.
         var codeStart: Int?
@@ -329,10 +331,29 @@ public final class PhoneReader {
         return !viable(number, automaton, region) || viable(out, automaton, region)
     }
 
-    /// The region cell's code, upper case, without white space; nil when it is empty.
-    private static func regionCode(_ cell: UnsafeBufferPointer<UInt8>) -> String? {
-        let text = String(decoding: cell, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        return text.isEmpty ? nil : text.uppercased()
+    /// What a region cell says: nothing (empty, or white space), a region, or a code no region has.
+    private enum RegionCell {
+        case blank
+        case known(RegionPlan)
+        case unknown
+    }
+
+    /// The region a region cell names. Two ASCII letters, the usual cell, are looked up without a
+    /// string.
+    private static func region(_ cell: UnsafeBufferPointer<UInt8>) -> RegionCell {
+        var start = 0
+        var end = cell.count
+        while start < end, cell[start] == 0x20 || cell[start] == 0x09 { start += 1 }
+        while end > start, cell[end - 1] == 0x20 || cell[end - 1] == 0x09 { end -= 1 }
+        guard start < end else { return .blank }
+        let regions = NumberingPlan.regions
+        if end - start == 2, let plan = regions.byLetters(cell[start], cell[start + 1]) {
+            return .known(plan)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: cell[start..<end]), as: UTF8.self)
+            .trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return .blank }
+        return regions.index[text.uppercased()].map { .known(regions.all[$0]) } ?? .unknown
     }
 }
 
