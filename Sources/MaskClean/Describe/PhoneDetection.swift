@@ -238,23 +238,21 @@ struct PhoneTally {
     /// its `values` non-empty values are valid numbers under the best default region, and at
     /// least half of those are written as phone numbers (with a country code, or as their
     /// region writes them); nil otherwise. The default region is the candidate under which most
-    /// numbers without a country code are valid; on a tie, the one under which more are written
-    /// as it writes them, then the one more numbers of the column belong to, then the first
-    /// candidate. It is nil when no number without a country code is valid under any.
+    /// numbers without a country code are valid and written as it writes them (so that a region
+    /// whose plan takes almost any run of digits, Germany's, does not win a column of North
+    /// American numbers); on a tie, the one under which more are valid, then the one more numbers
+    /// of the column belong to, then the first candidate. It is nil when no number without a
+    /// country code is valid under any.
     func choice(values: Int) -> PhoneChoice? {
         guard values > 0, shaped * 100 >= values * Self.validHundredths else { return nil }
+        let rank = { (region: String, figures: RegionFigures) in
+            (figures.written, figures.valid, figures.own + (self.regions[region] ?? 0))
+        }
         var best: (region: String, figures: RegionFigures)?
         for region in candidates {
             let figures = underRegion[region] ?? RegionFigures()
             guard figures.valid > 0 else { continue }
-            if let chosen = best {
-                let key = (figures.valid, figures.written, figures.own + (regions[region] ?? 0))
-                let chosenKey = (
-                    chosen.figures.valid, chosen.figures.written,
-                    chosen.figures.own + (regions[chosen.region] ?? 0)
-                )
-                guard key > chosenKey else { continue }
-            }
+            if let chosen = best, rank(region, figures) <= rank(chosen.region, chosen.figures) { continue }
             best = (region, figures)
         }
         let valid = international + (best?.figures.valid ?? 0)

@@ -132,9 +132,10 @@ public enum SpecProposer {
         try describe(options, limits: .init())
     }
 
-    static func describe(_ options: DescribeOptions, limits: ColumnTally.Limits) throws(MaskCleanError)
-        -> SpecProposal
-    {
+    /// `phoneColumns`: whether phone columns are proposed (`phoneColumnsLoad`).
+    static func describe(
+        _ options: DescribeOptions, limits: ColumnTally.Limits, phoneColumns: Bool = phoneColumnsLoad
+    ) throws(MaskCleanError) -> SpecProposal {
         let sample = try RecordSample.read(options, limits: limits)
         var chosen = Array(sample.columns.indices)
         if let only = options.only {
@@ -162,7 +163,7 @@ public enum SpecProposer {
             columns.append(
                 try propose(
                     sample.columns[index], tally.summary, empty: sample.records - tally.values,
-                    unmaskable: tally.unmaskable))
+                    unmaskable: tally.unmaskable, phoneColumns: phoneColumns))
         }
         let inputNames = Set(sample.columns)
         for index in columns.indices where columns[index].leftOut == nil {
@@ -204,13 +205,14 @@ public enum SpecProposer {
 
     /// Judges one column from its sampled cells, and measures it: what `describe` does with a
     /// column's tally and spool, all in memory.
-    static func propose(_ name: String, cells: [String], unmaskable: Int) throws(MaskCleanError)
-        -> ColumnProposal
-    {
+    static func propose(
+        _ name: String, cells: [String], unmaskable: Int, phoneColumns: Bool = phoneColumnsLoad
+    ) throws(MaskCleanError) -> ColumnProposal {
         var tally = ColumnTally()
         for cell in cells where !cell.isEmpty { _ = tally.add(cell, .init(distinctValues: .max)) }
         var column = try propose(
-            name, tally.summary, empty: cells.count - tally.values, unmaskable: unmaskable)
+            name, tally.summary, empty: cells.count - tally.values, unmaskable: unmaskable,
+            phoneColumns: phoneColumns)
         if column.leftOut == nil {
             var measure = try Measure(column)
             for (value, count) in tally.distinct { measure.add(value, count: count) }
@@ -221,9 +223,10 @@ public enum SpecProposer {
 
     /// Judges one column from its values' tally: its kind or formats, or why it is left out.
     /// The complete share is for `measure` to count.
-    static func propose(_ name: String, _ tally: ValueTally, empty: Int, unmaskable: Int)
-        throws(MaskCleanError) -> ColumnProposal
-    {
+    static func propose(
+        _ name: String, _ tally: ValueTally, empty: Int, unmaskable: Int,
+        phoneColumns: Bool = phoneColumnsLoad
+    ) throws(MaskCleanError) -> ColumnProposal {
         var column = ColumnProposal(name: name, values: tally.values, empty: empty)
         if unmaskable > 0 {
             column.values += unmaskable
@@ -241,7 +244,7 @@ public enum SpecProposer {
         // A column of more shapes than are counted says so; its other values make no format.
         let shapeCount = (tally.otherShapes > 0 ? "more than " : "") + "\(ranked.count)"
         let otherKind = recognisedKind(tally, among: [.card, .date, .zip])
-        if otherKind == nil, phoneColumnsLoad, let phone = tally.phones.choice(values: values) {
+        if otherKind == nil, phoneColumns, let phone = tally.phones.choice(values: values) {
             column.kind = PhoneChoice.kindName
             column.phone = PhoneProposal(defaultRegion: phone.defaultRegion)
             column.covered = phone.valid
