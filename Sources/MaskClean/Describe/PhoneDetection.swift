@@ -240,13 +240,14 @@ struct PhoneTally {
     /// region writes them); nil otherwise. The default region is the candidate under which most
     /// numbers without a country code are valid and written as it writes them (so that a region
     /// whose plan takes almost any run of digits, Germany's, does not win a column of North
-    /// American numbers); on a tie, the one under which more are valid, then the one more numbers
-    /// of the column belong to, then the first candidate. It is nil when no number without a
-    /// country code is valid under any.
+    /// American numbers); on a tie, the one more numbers of the column belong to (so that Bermuda,
+    /// where a bare seven digits are a local number, does not win a US column whose North American
+    /// numbers are valid under any region of +1), then the one under which more are valid, then
+    /// the first candidate. It is nil when no number without a country code is valid under any.
     func choice(values: Int) -> PhoneChoice? {
         guard values > 0, shaped * 100 >= values * Self.validHundredths else { return nil }
         let rank = { (region: String, figures: RegionFigures) in
-            (figures.written, figures.valid, figures.own + (self.regions[region] ?? 0))
+            (figures.written, figures.own + (self.regions[region] ?? 0), figures.valid)
         }
         var best: (region: String, figures: RegionFigures)?
         for region in candidates {

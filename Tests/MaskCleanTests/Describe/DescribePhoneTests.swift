@@ -163,6 +163,10 @@ struct DescribePhoneTests {
         #expect(column.formats.isEmpty)
         #expect(column.complete == 20)
         #expect(column.kind == "phone numbers")
+        // Two Bermuda numbers and two of its seven-digit local ones: valid under BM, the
+        // American numbers are still American (any region of +1 takes them).
+        let bermuda = Self.american + ["+1 441-295-5151", "+1 441-292-3600", "295-5151", "292-3600"]
+        #expect(try Self.phoneColumn(bermuda).phone == PhoneProposal(defaultRegion: "US"))
     }
 
     @Test("without phone columns in the spec loader, North American numbers keep their masks")
