@@ -137,6 +137,10 @@ struct PhoneTally {
     /// chosen default region for `kind: phone`.
     static let validHundredths = 80
 
+    /// The most regions counted: the numbering plan has some 250; a reader that named more would
+    /// not make the tally grow with the values.
+    static let regionsKept = 300
+
     /// Values of the phone shape, and those of them written as phone numbers (`isStyled`).
     var shaped = 0
     var styled = 0
@@ -156,7 +160,9 @@ struct PhoneTally {
         if shape.isStyled { styled += count }
         if let region = Self.internationalRegion(value, readers) {
             international += count
-            if regions.count < 1000 || regions[region] != nil { regions[region, default: 0] += count }
+            if regions.count < Self.regionsKept || regions[region] != nil {
+                regions[region, default: 0] += count
+            }
             return nil
         }
         national += count
@@ -197,20 +203,28 @@ struct PhoneTally {
     /// country code and number (`1-512-974-2000`, `0044 20 7946 0958`).
     static func isWritten(_ shape: PhoneShape, _ reading: PhoneReading) -> Bool {
         guard shape.isStyled else { return false }
-        let isDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) }
-        let national = reading.formatted.filter(isDigit)
-        if national.elementsEqual(shape.digits + shape.extensionDigits) { return true }
-        let e164 = reading.e164.filter(isDigit)
-        return !e164.isEmpty && shape.digits.count >= e164.count
-            && shape.digits.suffix(e164.count).elementsEqual(e164)
+        // The national format's digits, one by one against the number's and its extension's.
+        var national = reading.formatted.lazy.filter(isDigit).makeIterator()
+        var same = true
+        for digit in shape.digits + shape.extensionDigits where national.next() != digit {
+            same = false
+            break
+        }
+        if same && national.next() == nil { return true }
+        let e164 = reading.e164.lazy.filter(isDigit)
+        let length = e164.count
+        return length > 0 && shape.digits.count >= length && shape.digits.suffix(length).elementsEqual(e164)
     }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
 
     mutating func merge(_ other: PhoneTally) {
         shaped += other.shaped
         styled += other.styled
         international += other.international
         national += other.national
-        for (region, count) in other.regions where regions.count < 1000 || regions[region] != nil {
+        for (region, count) in other.regions where regions.count < Self.regionsKept || regions[region] != nil
+        {
             regions[region, default: 0] += count
         }
         for (region, figures) in other.underRegion {

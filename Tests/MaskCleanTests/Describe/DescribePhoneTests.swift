@@ -71,6 +71,77 @@ struct DescribePhoneTests {
         #expect(Self.shape("(202) 456-1414 x123")?.digits == Array("2024561414".utf8))
     }
 
+    @Test(
+        "a number is written as its region writes it with its national format's digits or its country code",
+        arguments: [
+            // value, libphonenumber's national format and E.164 under the region, written
+            ("0161 496 0000", "0161 496 0000", "+441614960000", true),
+            ("161 496 0000", "0161 496 0000", "+441614960000", false),
+            ("123-45-6789", "01 23 45 67 89", "+33123456789", false),
+            ("1-512-974-2000", "(512) 974-2000", "+15129742000", true),
+            ("0044 20 7946 0958", "020 7946 0958", "+442079460958", true),
+            ("(202) 456-1414 x123", "(202) 456-1414 ext. 123", "+12024561414", true),
+            ("2024000123", "(202) 400-0123", "+12024000123", false),
+            ("02079460958", "020 7946 0958", "+442079460958", true),
+        ])
+    func written(_ value: String, _ national: String, _ e164: String, _ written: Bool) throws {
+        let shape = try #require(Self.shape(value))
+        let formatted = Array(national.utf8)
+        let e164 = Array(e164.utf8)
+        let region: [UInt8] = []
+        formatted.withUnsafeBufferPointer { formatted in
+            e164.withUnsafeBufferPointer { e164 in
+                region.withUnsafeBufferPointer { region in
+                    let reading = PhoneReading(
+                        status: .complete, formatted: formatted, e164: e164, region: region,
+                        droppedCharacters: 0)
+                    #expect(PhoneTally.isWritten(shape, reading) == written, "\(value)")
+                }
+            }
+        }
+    }
+
+    @Test("the default region and the thresholds, from the counts alone")
+    func choice() {
+        var tally = PhoneTally()
+        (tally.shaped, tally.styled, tally.international, tally.national) = (100, 100, 20, 80)
+        tally.regions = ["DE": 15, "GB": 5]
+        tally.underRegion = [
+            "GB": RegionFigures(valid: 75, written: 75, own: 75),
+            // Germany's plan takes the British numbers without their 0, but they are not
+            // written its way.
+            "DE": RegionFigures(valid: 78, written: 0, own: 78),
+        ]
+        let british = tally.choice(values: 100)
+        #expect(british?.defaultRegion == "GB")
+        #expect(british?.valid == 95)
+        #expect(
+            british?.notes == ["20 with a country code (DE 15, GB 5)", "75 without, valid as numbers of GB"])
+        // 79% valid is not a phone column.
+        #expect(tally.choice(values: 120) == nil)
+        // Valid, but mostly not written as phone numbers.
+        var bare = tally
+        bare.underRegion["GB"] = RegionFigures(valid: 75, written: 10, own: 75)
+        #expect(bare.choice(values: 100) == nil)
+        // A tie of numbers written the region's way goes to the region they belong to.
+        var american = PhoneTally()
+        (american.shaped, american.styled, american.national) = (24, 24, 24)
+        american.regions = ["BM": 2]
+        american.underRegion = [
+            "BM": RegionFigures(valid: 22, written: 20, own: 2),
+            "US": RegionFigures(valid: 20, written: 20, own: 20),
+            "CA": RegionFigures(valid: 20, written: 20, own: 0),
+        ]
+        #expect(american.choice(values: 24)?.defaultRegion == "US")
+        // Every number with its country code: no default region.
+        var international = PhoneTally()
+        (international.shaped, international.styled, international.international) = (10, 10, 10)
+        international.regions = ["FR": 6, "CA": 4]
+        #expect(international.choice(values: 10)?.defaultRegion == nil)
+        #expect(international.choice(values: 10)?.valid == 10)
+        #expect(international.candidates.prefix(3) == ["FR", "CA", "US"])
+    }
+
     static func shape(_ value: String) -> PhoneShape? {
         var value = value
         return value.withUTF8 { PhoneShape($0) }
@@ -178,7 +249,7 @@ struct DescribePhoneTests {
     }
 
     @Test("a phone column is written as kind and defaultRegion, in YAML and JSON, with no format")
-    func written() {
+    func writtenSpec() {
         var column = ColumnProposal(name: "tel", values: 20, empty: 2)
         column.kind = PhoneChoice.kindName
         column.phone = PhoneProposal(defaultRegion: "GB")
