@@ -12,6 +12,9 @@ struct PhoneShape {
     var extensionDigits: [UInt8] = []
     /// Only digits: no `+`, no separator, no extension.
     var isBare = true
+    /// Where separators split the number's digits: bit `n` for a split after its `n`th digit
+    /// (`020 7946 0958`: 3 and 7).
+    var splits: UInt32 = 0
 
     /// Whether it is written as people write a phone number rather than an identifier: with a
     /// `+`, a separator, an extension or a leading `0` (a trunk or international prefix). A bare
@@ -33,12 +36,18 @@ struct PhoneShape {
         guard index < end, Self.isDigit(value[index]) || value[index] == UInt8(ascii: "(") else { return nil }
         var dots = 0
         var otherSeparators = 0
+        var separated = false
         while index < end {
             let byte = value[index]
             if Self.isDigit(byte) {
+                if separated && !digits.isEmpty && digits.count < 32 { splits |= 1 << digits.count }
+                separated = false
                 digits.append(byte)
                 index += 1
-            } else if byte == 0xC2, index + 1 < end, value[index + 1] == 0xA0 {
+                continue
+            }
+            separated = true
+            if byte == 0xC2, index + 1 < end, value[index + 1] == 0xA0 {
                 otherSeparators += 1
                 index += 2
             } else if byte == UInt8(ascii: ".") {
@@ -197,20 +206,39 @@ struct PhoneTally {
     }
 
     /// Whether a valid number without a country code is written as its region writes it, not a
-    /// run of digits that happens to be valid there: styled (`PhoneShape.isStyled`), and with the
-    /// digits of its national format (the trunk prefix included: `0161 496 0000`, not
-    /// `161 496 0000`, which is how a US Social Security number reads as a French number) or its
-    /// country code and number (`1-512-974-2000`, `0044 20 7946 0958`).
+    /// run of digits that happens to be valid there: styled (`PhoneShape.isStyled`), and either
+    /// with the digits of its national format, trunk prefix included (`0161 496 0000`, not
+    /// `161 496 0000`, which is how a US Social Security number reads as a French number), split
+    /// only where that format splits them (`(020) 7946 0001` or `02079460001`, but not
+    /// `(555) 201-0001`, whose digits are those of a Mexico City number, `55 5201 0001`); or with
+    /// its country code and number (`1-512-974-2000`, `0044 20 7946 0958`).
     static func isWritten(_ shape: PhoneShape, _ reading: PhoneReading) -> Bool {
         guard shape.isStyled else { return false }
-        // The national format's digits, one by one against the number's and its extension's.
-        var national = reading.formatted.lazy.filter(isDigit).makeIterator()
+        // The national format's digits, one by one against the number's and its extension's,
+        // and where it splits the number's.
+        var position = 0
+        var separated = false
+        var splits: UInt32 = 0
         var same = true
-        for digit in shape.digits + shape.extensionDigits where national.next() != digit {
-            same = false
-            break
+        let expected = shape.digits.count + shape.extensionDigits.count
+        for byte in reading.formatted {
+            guard isDigit(byte) else {
+                separated = position > 0
+                continue
+            }
+            guard position < expected,
+                byte
+                    == (position < shape.digits.count
+                        ? shape.digits[position] : shape.extensionDigits[position - shape.digits.count])
+            else {
+                same = false
+                break
+            }
+            if separated && position < shape.digits.count && position < 32 { splits |= 1 << position }
+            separated = false
+            position += 1
         }
-        if same && national.next() == nil { return true }
+        if same && position == expected && shape.splits & ~splits == 0 { return true }
         let e164 = reading.e164.lazy.filter(isDigit)
         let length = e164.count
         return length > 0 && shape.digits.count >= length && shape.digits.suffix(length).elementsEqual(e164)

@@ -69,6 +69,8 @@ struct DescribePhoneTests {
         #expect(Self.shape("613-563-4223")?.isStyled == true)
         #expect(Self.shape("(202) 456-1414 x123")?.extensionDigits == Array("123".utf8))
         #expect(Self.shape("(202) 456-1414 x123")?.digits == Array("2024561414".utf8))
+        #expect(Self.shape("(020) 7946 0958")?.splits == 1 << 3 | 1 << 7)
+        #expect(Self.shape("+44 (0) 20 7946-0958")?.splits == 1 << 2 | 1 << 3 | 1 << 5 | 1 << 9)
     }
 
     @Test(
@@ -83,6 +85,11 @@ struct DescribePhoneTests {
             ("(202) 456-1414 x123", "(202) 456-1414 ext. 123", "+12024561414", true),
             ("2024000123", "(202) 400-0123", "+12024000123", false),
             ("02079460958", "020 7946 0958", "+442079460958", true),
+            ("(020) 7946-0958", "020 7946 0958", "+442079460958", true),
+            // Split where the national format does not: half a London number, or a fictional
+            // North American 555 number with a Mexico City number's digits.
+            ("0207 946 0958", "020 7946 0958", "+442079460958", false),
+            ("(555) 201-0001", "55 5201 0001", "+525552010001", false),
         ])
     func written(_ value: String, _ national: String, _ e164: String, _ written: Bool) throws {
         let shape = try #require(Self.shape(value))
@@ -185,6 +192,16 @@ struct DescribePhoneTests {
         ]
         let column = try Self.phoneColumn(numbers)
         #expect(column.phone == nil)
+    }
+
+    @Test(
+        "fictional 555 numbers are not Mexico City numbers: they keep the North American masks",
+        .tags(.phoneEngine))
+    func fictionalNumbers() throws {
+        let numbers = (1...40).map { "(555) 201-" + String(repeating: "0", count: $0 < 10 ? 3 : 2) + "\($0)" }
+        let column = try Self.phoneColumn(numbers)
+        #expect(column.phone == nil)
+        #expect(column.formats.first == KindFormats.phone)
     }
 
     @Test("a UK column of national numbers is kind: phone with defaultRegion GB", .tags(.phoneEngine))
