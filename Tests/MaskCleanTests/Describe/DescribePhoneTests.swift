@@ -213,6 +213,16 @@ struct DescribePhoneTests {
         #expect(column.values == 20 && column.empty == 2)
         #expect(column.covered == 20 && column.complete == 20)
         #expect(column.notes == ["20 without, valid as numbers of GB"])
+        // Seven of twenty grouped wrongly (valid, but not split as the UK splits them), and one
+        // with a digit moved: still British.
+        let misgrouped = [
+            "0207 946 0958", "01614 960000", "0774 001 23456", "0207 946 0123", "01134 960321",
+            "07507 12 34 56",
+            "0121 4960 855", "01314 960042",
+        ]
+        let regrouped = try Self.phoneColumn(misgrouped + Self.british.prefix(12))
+        #expect(regrouped.phone == PhoneProposal(defaultRegion: "GB"))
+        #expect(regrouped.covered == 19)
     }
 
     @Test(
