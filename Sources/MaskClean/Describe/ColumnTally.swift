@@ -71,7 +71,7 @@ struct ColumnTally {
             var value = value
             _ = value.withUTF8 { phones.add($0, count: count, readers: readers) }
         }
-        return phones.worthReadingNationally(values: values) ? phones.candidates : nil
+        return phones.couldBePhoneColumn(values: values) ? phones.candidates : nil
     }
 }
 
@@ -148,7 +148,7 @@ struct ValueTally {
     /// known: only when a phone column could come of it, and no card, date or ZIP code column
     /// (which wins over it) does.
     mutating func readPhonesNationally(_ distinct: [String: Int]) {
-        guard phones.worthReadingNationally(values: values),
+        guard phones.national > 0, phones.couldBePhoneColumn(values: values),
             !kinds.contains(where: { $0.kind != .phone && $0.count * 2 >= values })
         else { return }
         let candidates = phones.candidates

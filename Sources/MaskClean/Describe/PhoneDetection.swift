@@ -268,12 +268,12 @@ struct PhoneTally {
         return own + Self.commonRegions.filter { !own.contains($0) }
     }
 
-    /// Whether reading the numbers without a country code could make `kind: phone` of a column
-    /// of `values` non-empty values: there are some, and enough values have the shape and are
-    /// written as phone numbers for the thresholds of `choice` to be reachable.
-    func worthReadingNationally(values: Int) -> Bool {
-        national > 0 && shaped * 100 >= values * Self.validHundredths
-            && styled * 200 >= values * Self.validHundredths
+    /// Whether the column could be a phone column, from the shapes of its `values` non-empty
+    /// values: enough of them have the shape and are written as phone numbers for the thresholds
+    /// of `choice` to be reachable. Reading numbers without a country code under the candidate
+    /// regions is for such a column only.
+    func couldBePhoneColumn(values: Int) -> Bool {
+        shaped * 100 >= values * Self.validHundredths && styled * 200 >= values * Self.validHundredths
     }
 
     /// What `describe` proposes for the column: `kind: phone` when at least `validHundredths` of
