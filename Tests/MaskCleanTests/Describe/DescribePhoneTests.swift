@@ -6,10 +6,11 @@ import Testing
 @testable import MaskClean
 
 extension Tag {
-    /// Expectations that need the numbering plan (issue 27): the placeholder reader calls any 8
-    /// to 15 digits complete and tells no region, so these fail until the phone engine lands.
+    /// Expectations that need the numbering plan's answers (which numbers are valid, and where),
+    /// not only the phone reader's API.
     @Tag static var phoneEngine: Self
-    /// Expectations that need the spec loader to read `kind: phone` (issue 27's spec keys).
+    /// Expectations that need the spec loader to read `kind: phone` (issue 27's spec keys): they
+    /// fail until those keys are on the branch.
     @Tag static var phoneSpecKeys: Self
 }
 
