@@ -61,30 +61,17 @@ public struct PhoneProposal: Sendable, Equatable {
 
 /// A proposed column's values masked with its formats, one after another, as a run masks them:
 /// through the masking stage's `CellMasker`, with the column's check, case, ignored and
-/// significant characters.
-///
-/// A phone column's values are read by the phone reader with its default region, as a run reads
-/// them: complete is the reader's complete.
+/// significant characters; a phone column's cells are read by its phone reader, as a run reads
+/// them.
 struct Measure {
-    let masker: CellMasker?
-    let phoneReader: PhoneReader?
+    let masker: CellMasker
     var complete = 0
     var uncovered: [String: Int] = [:]
 
     /// The column's spec as written compiles.
     init(_ column: ColumnProposal) throws(MaskCleanError) {
-        if let phone = column.phone {
-            do {
-                phoneReader = PhoneReader(rules: try PhoneRules(defaultRegion: phone.defaultRegion))
-            } catch {
-                throw .spec("proposed spec", nil, "columns \"\(column.name)\": defaultRegion: \(error)")
-            }
-            masker = nil
-            return
-        }
         let spec = try SpecLoader.parse(Array(SpecProposal.json([column]).utf8), file: "proposed spec")
         masker = CellMasker(columns: spec.columns)
-        phoneReader = nil
     }
 
     mutating func add(_ value: String, count: Int) {
@@ -93,9 +80,7 @@ struct Measure {
     }
 
     mutating func add(utf8 value: UnsafeBufferPointer<UInt8>, count: Int = 1) {
-        let status =
-            phoneReader?.read(value).status ?? masker!.maskAnyColumn(value, column: 0, row: 1).status
-        if status == .complete {
+        if masker.maskAnyColumn(value, column: 0, row: 1).status == .complete {
             complete += count
         } else {
             let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
@@ -132,10 +117,9 @@ public enum SpecProposer {
         try describe(options, limits: .init())
     }
 
-    /// `phoneColumns`: whether phone columns are proposed (`phoneColumnsLoad`).
-    static func describe(
-        _ options: DescribeOptions, limits: ColumnTally.Limits, phoneColumns: Bool = phoneColumnsLoad
-    ) throws(MaskCleanError) -> SpecProposal {
+    static func describe(_ options: DescribeOptions, limits: ColumnTally.Limits) throws(MaskCleanError)
+        -> SpecProposal
+    {
         let sample = try RecordSample.read(options, limits: limits)
         var chosen = Array(sample.columns.indices)
         if let only = options.only {
@@ -163,7 +147,7 @@ public enum SpecProposer {
             columns.append(
                 try propose(
                     sample.columns[index], tally.summary, empty: sample.records - tally.values,
-                    unmaskable: tally.unmaskable, phoneColumns: phoneColumns))
+                    unmaskable: tally.unmaskable))
         }
         let inputNames = Set(sample.columns)
         for index in columns.indices where columns[index].leftOut == nil {
@@ -205,14 +189,13 @@ public enum SpecProposer {
 
     /// Judges one column from its sampled cells, and measures it: what `describe` does with a
     /// column's tally and spool, all in memory.
-    static func propose(
-        _ name: String, cells: [String], unmaskable: Int, phoneColumns: Bool = phoneColumnsLoad
-    ) throws(MaskCleanError) -> ColumnProposal {
+    static func propose(_ name: String, cells: [String], unmaskable: Int) throws(MaskCleanError)
+        -> ColumnProposal
+    {
         var tally = ColumnTally()
         for cell in cells where !cell.isEmpty { _ = tally.add(cell, .init(distinctValues: .max)) }
         var column = try propose(
-            name, tally.summary, empty: cells.count - tally.values, unmaskable: unmaskable,
-            phoneColumns: phoneColumns)
+            name, tally.summary, empty: cells.count - tally.values, unmaskable: unmaskable)
         if column.leftOut == nil {
             var measure = try Measure(column)
             for (value, count) in tally.distinct { measure.add(value, count: count) }
@@ -223,10 +206,9 @@ public enum SpecProposer {
 
     /// Judges one column from its values' tally: its kind or formats, or why it is left out.
     /// The complete share is for `measure` to count.
-    static func propose(
-        _ name: String, _ tally: ValueTally, empty: Int, unmaskable: Int,
-        phoneColumns: Bool = phoneColumnsLoad
-    ) throws(MaskCleanError) -> ColumnProposal {
+    static func propose(_ name: String, _ tally: ValueTally, empty: Int, unmaskable: Int)
+        throws(MaskCleanError) -> ColumnProposal
+    {
         var column = ColumnProposal(name: name, values: tally.values, empty: empty)
         if unmaskable > 0 {
             column.values += unmaskable
@@ -244,7 +226,7 @@ public enum SpecProposer {
         // A column of more shapes than are counted says so; its other values make no format.
         let shapeCount = (tally.otherShapes > 0 ? "more than " : "") + "\(ranked.count)"
         let otherKind = recognisedKind(tally, among: [.card, .date, .zip])
-        if otherKind == nil, phoneColumns, let phone = tally.phones.choice(values: values) {
+        if otherKind == nil, let phone = tally.phones.choice(values: values) {
             column.kind = PhoneChoice.kindName
             column.phone = PhoneProposal(defaultRegion: phone.defaultRegion)
             column.covered = phone.valid
@@ -306,11 +288,6 @@ public enum SpecProposer {
         }
         return column
     }
-
-    /// Whether the spec loader reads `kind: phone` (docs/spec.md#phone-columns): until it does,
-    /// a phone column is proposed as before, so that every proposed spec loads.
-    // TODO(issue 27): always true once the spec keys of phone columns are on main; remove it then.
-    static var phoneColumnsLoad: Bool { SpecLoader.columnKeys.contains("kind") }
 
     /// The kind of `kinds` most values are, when at least half of them are. Cards, dates and ZIP
     /// codes are asked first, then phone numbers of any country (`PhoneTally.choice`), and only

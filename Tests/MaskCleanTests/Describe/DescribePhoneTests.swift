@@ -9,9 +9,6 @@ extension Tag {
     /// Expectations that need the numbering plan's answers (which numbers are valid, and where),
     /// not only the phone reader's API.
     @Tag static var phoneEngine: Self
-    /// Expectations that need the spec loader to read `kind: phone` (issue 27's spec keys): they
-    /// fail until those keys are on the branch.
-    @Tag static var phoneSpecKeys: Self
 }
 
 /// Issue 27: `describe` proposes `kind: phone` for a column of phone numbers of any country, with
@@ -47,7 +44,7 @@ struct DescribePhoneTests {
     ]
 
     static func phoneColumn(_ cells: [String]) throws -> ColumnProposal {
-        try SpecProposer.propose("phone", cells: cells, unmaskable: 0, phoneColumns: true)
+        try SpecProposer.propose("phone", cells: cells, unmaskable: 0)
     }
 
     @Test("the phone shape: digits between separators, a + and an extension; no letters, no decimals")
@@ -268,14 +265,6 @@ struct DescribePhoneTests {
         #expect(try Self.phoneColumn(bermuda).phone == PhoneProposal(defaultRegion: "US"))
     }
 
-    @Test("without phone columns in the spec loader, North American numbers keep their masks")
-    func northAmericanFallback() throws {
-        let column = try SpecProposer.propose(
-            "phone", cells: Self.american, unmaskable: 0, phoneColumns: false)
-        #expect(column.phone == nil)
-        #expect(column.formats.first == KindFormats.phone)
-    }
-
     @Test("a phone column is written as kind and defaultRegion, in YAML and JSON, with no format")
     func writtenSpec() {
         var column = ColumnProposal(name: "tel", values: 20, empty: 2)
@@ -311,7 +300,7 @@ struct DescribePhoneTests {
                 """))
     }
 
-    @Test("a proposed phone column loads, in YAML and JSON", .tags(.phoneSpecKeys))
+    @Test("a proposed phone column loads, in YAML and JSON")
     func loads() throws {
         var column = ColumnProposal(name: "tel", values: 1)
         column.kind = PhoneChoice.kindName
@@ -330,7 +319,7 @@ struct DescribePhoneTests {
         let lines = ["phone,phone_country"] + Self.international.map { "\($0),XX" }
         _ = try folder.write("data.csv", lines.joined(separator: "\n") + "\n")
         let proposal = try SpecProposer.describe(
-            DescribeOptions(input: folder.path("data.csv")), limits: .init(), phoneColumns: true)
+            DescribeOptions(input: folder.path("data.csv")))
         let phone = try #require(proposal.proposed.first)
         #expect(phone.phone != nil)
         #expect(phone.omittedOutputs == ["countryColumn"])
