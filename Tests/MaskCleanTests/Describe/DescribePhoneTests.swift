@@ -313,6 +313,29 @@ struct DescribePhoneTests {
         #expect(yaml.columns.map(\.name) == ["tel"])
     }
 
+    @Test("the proposed phone columns load and a run over the same data passes them", .tags(.phoneEngine))
+    func proposedSpecPasses() throws {
+        let folder = try TemporaryFolder()
+        var lines = ["id,tel,embassy,zip"]
+        for index in 0..<20 {
+            lines.append(
+                "\(index),\(Self.british[index]),\(Self.international[index]),\(10_001 + index * 37)")
+        }
+        _ = try folder.write("data.csv", lines.joined(separator: "\n") + "\n")
+        let proposal = try SpecProposer.describe(DescribeOptions(input: folder.path("data.csv")))
+        #expect(proposal.proposed.map(\.name) == ["tel", "embassy", "zip"])
+        #expect(proposal.proposed.map(\.phone) == [PhoneProposal(defaultRegion: "GB"), PhoneProposal(), nil])
+        #expect(proposal.yaml.contains("  - name: \"tel\"\n    kind: \"phone\"\n    defaultRegion: \"GB\"\n"))
+        let yaml = try SpecLoader.parse(Array(proposal.yaml.utf8), file: "spec.yaml")
+        let json = try SpecLoader.parse(Array(proposal.json.utf8), file: "spec.json")
+        #expect(yaml.fingerprint == json.fingerprint)
+        #expect(yaml.columns.map { $0.phone?.defaultRegion } == ["GB", nil, nil])
+        let outcome = try runPipeline(spec: proposal.json, input: "data.csv", in: folder)
+        let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+        #expect(report.passed)
+        #expect(report.columns.map(\.stats.complete) == [20, 20, 20])
+    }
+
     @Test("an input with a column named as the country column gets countryColumn: null")
     func countryColumnTaken() throws {
         let folder = try TemporaryFolder()
