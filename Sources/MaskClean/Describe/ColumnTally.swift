@@ -39,7 +39,10 @@ struct ColumnTally {
         } else if let position = distinct.index(forKey: value) {
             distinct.values[position] += 1
         } else {
-            if beyond == nil { beyond = ValueTally(shapeCap: limits.shapes) }
+            if beyond == nil {
+                beyond = ValueTally(shapeCap: limits.shapes)
+                beyond!.phoneCandidates = phoneCandidates()
+            }
             beyond!.add(value, count: 1)
             return false
         }
@@ -51,7 +54,24 @@ struct ColumnTally {
         var summary = ValueTally(shapeCap: .max)
         for (value, count) in distinct { summary.add(value, count: count) }
         if let beyond { summary.merge(beyond) }
+        summary.readPhonesNationally(distinct)
         return summary
+    }
+
+    /// The regions the values beyond the distinct ones are read under as numbers without a
+    /// country code, as they come (`PhoneTally`): those the distinct values call for, with the
+    /// regions of numbers with a country code added as they are met; nil when the distinct values
+    /// are not phone numbers enough for it to matter.
+    private func phoneCandidates() -> [String]? {
+        var phones = PhoneTally()
+        let readers = PhoneReaders()
+        var values = 0
+        for (value, count) in distinct {
+            values += count
+            var value = value
+            _ = value.withUTF8 { phones.add($0, count: count, readers: readers) }
+        }
+        return phones.couldBePhoneColumn(values: values) ? phones.candidates : nil
     }
 }
 
@@ -72,6 +92,11 @@ struct ValueTally {
     /// Each kind's values, in `ValueKind.allCases` order.
     var kinds = ValueKind.allCases.map { KindTally(kind: $0) }
     var failingLuhn = 0
+    /// The values read as phone numbers, and the regions the numbers without a country code are
+    /// read under as they come (nil: after all of them, by `readPhonesNationally`).
+    var phones = PhoneTally()
+    var phoneCandidates: [String]?
+    let phoneReaders = PhoneReaders()
     /// Values with a character no one types (`ValueShape.isTypeable`): their shapes make no
     /// format (free text and numbers still count them), so that they count against the column.
     /// A kind takes only what it recognises, whitespace around it trimmed.
@@ -101,6 +126,41 @@ struct ValueTally {
             if let match = kinds[index].kind.match(value) { kinds[index].add(match, count: count) }
         }
         if ValueKind.failsLuhn(value) { failingLuhn += count }
+        var text = value
+        text.withUTF8 { bytes in
+            let before = phones.regions.count
+            let shape = phones.add(bytes, count: count, readers: phoneReaders)
+            guard var candidates = phoneCandidates else { return }
+            if phones.regions.count > before {
+                candidates += phones.regions.keys.filter {
+                    NumberingPlan.isRegion($0) && !candidates.contains($0)
+                }
+                phoneCandidates = candidates
+            }
+            if let shape {
+                phones.addNational(bytes, shape, count: count, candidates: candidates, readers: phoneReaders)
+            }
+        }
+    }
+
+    /// Reads the numbers without a country code among `distinct` (the values counted in memory)
+    /// under every candidate region, once the regions of the column's numbers with one are all
+    /// known: only when a phone column could come of it, and no card, date or ZIP code column
+    /// (which wins over it) does.
+    mutating func readPhonesNationally(_ distinct: [String: Int]) {
+        guard phones.national > 0, phones.couldBePhoneColumn(values: values),
+            !kinds.contains(where: { $0.kind != .phone && $0.count * 2 >= values })
+        else { return }
+        let candidates = phones.candidates
+        for (value, count) in distinct {
+            var value = value
+            value.withUTF8 { bytes in
+                guard let shape = PhoneShape(bytes),
+                    PhoneTally.internationalRegion(bytes, phoneReaders) == nil
+                else { return }
+                phones.addNational(bytes, shape, count: count, candidates: candidates, readers: phoneReaders)
+            }
+        }
     }
 
     mutating func merge(_ other: ValueTally) {
@@ -111,6 +171,7 @@ struct ValueTally {
         otherShapesNotDigitsOnly += other.otherShapesNotDigitsOnly
         for index in kinds.indices { kinds[index].merge(other.kinds[index]) }
         failingLuhn += other.failingLuhn
+        phones.merge(other.phones)
         untypeable += other.untypeable
     }
 }

@@ -1,6 +1,8 @@
 /// The kinds of value users clean most, which `describe` recognises in any of their shapes and
 /// proposes a canonical target for (docs/command-line.md): North American phone numbers, card
-/// numbers, dates and US ZIP codes.
+/// numbers, dates and US ZIP codes. North American numbers are recognised by their shape alone:
+/// their masks are proposed only for a column that is not a phone column of any country
+/// (`PhoneTally`), such as numbers made up for a test export.
 enum ValueKind: CaseIterable, Sendable {
     case phone, card, date, zip
 

@@ -27,6 +27,9 @@ public struct ColumnProposal: Sendable, Equatable {
     public var dateOrder: DateOrder?
     /// `significant`: the sign and decimal point a column of numbers holds.
     public var significant = ""
+    /// `kind: phone` (docs/spec.md#phone-columns) in place of formats, for a column of phone
+    /// numbers of any country (`PhoneTally`).
+    public var phone: PhoneProposal?
     /// Why the column is left out of the spec; nil when it is proposed.
     public var leftOut: String?
     /// The added columns (`formattedColumn`, ...) written as `null`: the input has a column of
@@ -49,9 +52,17 @@ public struct ColumnProposal: Sendable, Equatable {
     public var minCompleteHundredths: Int { values == 0 ? 100 : complete * 100 / values }
 }
 
+/// A phone column as `describe` proposes it.
+public struct PhoneProposal: Sendable, Equatable {
+    /// The region of the numbers written without a country code (ISO 3166-1 alpha-2); nil when
+    /// every valid number has a country code.
+    public var defaultRegion: String?
+}
+
 /// A proposed column's values masked with its formats, one after another, as a run masks them:
 /// through the masking stage's `CellMasker`, with the column's check, case, ignored and
-/// significant characters.
+/// significant characters; a phone column's cells are read by its phone reader, as a run reads
+/// them.
 struct Measure {
     let masker: CellMasker
     var complete = 0
@@ -140,7 +151,8 @@ public enum SpecProposer {
         }
         let inputNames = Set(sample.columns)
         for index in columns.indices where columns[index].leftOut == nil {
-            columns[index].omittedOutputs = outputKeys.filter {
+            let keys = columns[index].phone == nil ? outputKeys : outputKeys + [phoneOutputKey]
+            columns[index].omittedOutputs = keys.filter {
                 inputNames.contains(columns[index].name + $0.suffix)
             }
             .map(\.key)
@@ -172,6 +184,8 @@ public enum SpecProposer {
         (key: "formattedColumn", suffix: "_formatted"), (key: "extractedColumn", suffix: "_extracted"),
         (key: "statusColumn", suffix: "_status"),
     ]
+    /// A phone column's added column of each number's region.
+    static let phoneOutputKey = (key: "countryColumn", suffix: "_country")
 
     /// Judges one column from its sampled cells, and measures it: what `describe` does with a
     /// column's tally and spool, all in memory.
@@ -211,7 +225,13 @@ public enum SpecProposer {
             .sorted { ($0.count, $1.format) > ($1.count, $0.format) }
         // A column of more shapes than are counted says so; its other values make no format.
         let shapeCount = (tally.otherShapes > 0 ? "more than " : "") + "\(ranked.count)"
-        if let kind = recognisedKind(tally) {
+        let otherKind = recognisedKind(tally, among: [.card, .date, .zip])
+        if otherKind == nil, let phone = tally.phones.choice(values: values) {
+            column.kind = PhoneChoice.kindName
+            column.phone = PhoneProposal(defaultRegion: phone.defaultRegion)
+            column.covered = phone.valid
+            column.notes = phone.notes
+        } else if let kind = otherKind ?? recognisedKind(tally, among: [.phone]) {
             column.kind = kind.kind.name
             column.covered = kind.count
             (column.formats, column.notes) = KindFormats.formats(kind)
@@ -269,10 +289,14 @@ public enum SpecProposer {
         return column
     }
 
-    /// The kind most values are, when at least half of them are.
-    static func recognisedKind(_ tally: ValueTally) -> KindTally? {
+    /// The kind of `kinds` most values are, when at least half of them are. Cards, dates and ZIP
+    /// codes are asked first, then phone numbers of any country (`PhoneTally.choice`), and only
+    /// then North American phone numbers by their shape: a column of valid phone numbers never
+    /// gets the North American masks, and a column of ZIP codes or card numbers is never phones.
+    static func recognisedKind(_ tally: ValueTally, among kinds: Set<ValueKind>) -> KindTally? {
         var best: KindTally?
-        for kind in tally.kinds where kind.count * 2 >= tally.values && kind.count > (best?.count ?? 0) {
+        for kind in tally.kinds
+        where kinds.contains(kind.kind) && kind.count * 2 >= tally.values && kind.count > (best?.count ?? 0) {
             best = kind
         }
         return best

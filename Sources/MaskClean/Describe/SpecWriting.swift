@@ -100,6 +100,12 @@ extension SpecProposal {
     /// A column's keys in the order both forms write them: strings, lists of strings, and
     /// `minComplete` as its number's text.
     private static func members(_ column: ColumnProposal) -> [(String, Member)] {
+        if let phone = column.phone {
+            var members: [(String, Member)] = [("name", .text(column.name)), ("kind", .text("phone"))]
+            if let region = phone.defaultRegion { members.append(("defaultRegion", .text(region))) }
+            members.append(("minComplete", .number(minComplete(column.minCompleteHundredths))))
+            return members + column.omittedOutputs.map { ($0, .null) }
+        }
         var members: [(String, Member)] = [
             ("name", .text(column.name)), ("format", .text(column.formats[0])),
         ]

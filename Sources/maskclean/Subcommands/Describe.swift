@@ -12,8 +12,10 @@ struct Describe: ParsableCommand {
         abstract: "Propose a spec from the data: formats for the columns that have them, with their figures.",
         discussion: """
             Reads the first records with the readers of `run` and, for each column, counts its values' \
-            shapes and recognises North American phone numbers, card numbers, dates and US ZIP codes, \
-            which get a canonical format. A column is proposed when its kind or its formats cover at \
+            shapes and recognises card numbers, dates and US ZIP codes, which get a canonical format, \
+            and phone numbers of any country, which get kind: phone with the region of the numbers \
+            written without a country code as defaultRegion (when 80% of the values are valid \
+            numbers). A column is proposed when its kind or its formats cover at \
             least half of its non-empty values, with minComplete set to the share of the sample that \
             came out complete (rounded down), so that `maskclean check` passes on the sample. The spec \
             is YAML with a comment of figures for each column (JSON for -o x.json). Edit it, then run \
