@@ -10,17 +10,28 @@ import MaskEngine
 /// has none and is written by `NumberFormatRule.write`, which the tests hold every mask to; so is a
 /// number of a length no number of its code has.
 ///
-/// A reader's own, as each compiles only the masks its numbers need, when they first do.
+/// A reader's own, as each compiles only what its numbers need, when they first do.
 final class FormatMasks {
+    /// How a format writes numbers of one length.
+    enum Writing {
+        /// The format's mask, which the engine applies to the number's digits.
+        case mask(Mask)
+        /// The format's text (`$2 15-$3-$4`), written group by group (`NumberFormatRule.write`).
+        case groups(text: [UInt8], split: [Int])
+        /// As it is: the format has no groups of this length, or no form for international
+        /// numbers (`NA`).
+        case digits
+    }
+
     let region: RegionPlan
     /// The lengths masks are made for (bit n: n digits): those of the code's numbers.
     let lengths: UInt32
-    /// By `key(format, length)`: nil until compiled, then the mask or nil (none writes it).
-    private var international: [Mask??]
-    private var national: [Mask??]
+    /// By `key(format, length)`: nil until first asked for.
+    private var international: [Writing?]
+    private var national: [Writing?]
 
     /// The masks of `region`'s formats for numbers of `lengths` (those of its country code's
-    /// regions); a number of another length is never valid and is written without one.
+    /// regions); a number of another length is never valid and is written group by group.
     init(region: RegionPlan, lengths: UInt32) {
         self.region = region
         self.lengths = lengths
@@ -29,18 +40,27 @@ final class FormatMasks {
         national = Array(repeating: nil, count: count)
     }
 
-    func mask(format: Int, length: Int, national isNational: Bool) -> Mask? {
-        guard length <= NumberAutomaton.maximumLength, lengths & (1 << UInt32(length)) != 0 else {
-            return nil
-        }
+    /// How format `format` writes a number of `length` digits.
+    func writing(format: Int, length: Int, national isNational: Bool) -> Writing {
+        guard length <= NumberAutomaton.maximumLength else { return .digits }
         let key = Self.key(format, length)
         if let known = isNational ? national[key] : international[key] { return known }
         let rule = region.formats[format]
-        let mask = rule.split(length).flatMap { split in
-            rule.text(national: isNational, in: region).flatMap { Self.mask($0, split) }
+        var writing = Writing.digits
+        if let split = rule.split(length), let text = rule.text(national: isNational, in: region) {
+            let mask = lengths & (1 << UInt32(length)) != 0 ? Self.mask(text, split) : nil
+            writing = mask.map { .mask($0) } ?? .groups(text: Array(text.utf8), split: split)
         }
-        if isNational { national[key] = .some(mask) } else { international[key] = .some(mask) }
-        return mask
+        if isNational { national[key] = writing } else { international[key] = writing }
+        return writing
+    }
+
+    /// The mask of format `format` for `length` digits, when one writes it.
+    func mask(format: Int, length: Int, national isNational: Bool) -> Mask? {
+        if case .mask(let mask) = writing(format: format, length: length, national: isNational) {
+            return mask
+        }
+        return nil
     }
 
     private static func key(_ format: Int, _ length: Int) -> Int { format << 5 | length }
@@ -87,11 +107,8 @@ extension NumberFormatRule {
             case .format(let text): return text
             }
         }
-        guard !nationalRule.isEmpty, let first = format.range(of: #"\$\d"#, options: .regularExpression)
-        else {
-            return format
-        }
         // libphonenumber's rule: `$NP` is the prefix, `$FG` the format's first group reference.
+        guard !nationalRule.isEmpty, let first = Self.firstGroup(in: format) else { return format }
         let rule = nationalRule.replacingFirst(
             "$NP", with: String(decoding: region.nationalPrefix, as: UTF8.self)
         )
@@ -99,25 +116,36 @@ extension NumberFormatRule {
         return format.replacingCharacters(in: first, with: rule)
     }
 
+    /// Where the format's first group reference (`$1`) is.
+    private static func firstGroup(in format: String) -> Range<String.Index>? {
+        var index = format.startIndex
+        while index < format.endIndex {
+            let next = format.index(after: index)
+            if format[index] == "$", next < format.endIndex, format[next].isASCII, format[next].isNumber {
+                return index..<format.index(after: next)
+            }
+            index = next
+        }
+        return nil
+    }
+
     /// Writes `digits` (a national number of `split`'s length) as `text` says, group by group:
     /// the rule the masks are tested against, and the writer of formats no mask can write.
-    static func write(
-        _ digits: UnsafeBufferPointer<UInt8>, text: String, split: [Int], into out: inout [UInt8]
-    ) {
-        var starts = [0]
-        for length in split { starts.append(starts.last! + length) }
-        var bytes = Array(text.utf8)[...]
-        while let byte = bytes.first {
-            bytes = bytes.dropFirst()
-            if byte == UInt8(ascii: "$"), let group = bytes.first, (0x31...0x39).contains(group) {
-                bytes = bytes.dropFirst()
-                let number = Int(group - 0x30)
-                if number <= split.count {
-                    out.append(contentsOf: digits[starts[number - 1]..<starts[number]])
-                }
-            } else {
+    static func write(_ digits: UnsafeBufferPointer<UInt8>, text: [UInt8], split: [Int], into out: ByteBuffer)
+    {
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            index += 1
+            guard byte == UInt8(ascii: "$"), index < text.count, (0x31...0x39).contains(text[index]) else {
                 out.append(byte)
+                continue
             }
+            let group = Int(text[index] - 0x30)
+            index += 1
+            guard group <= split.count else { continue }
+            let start = split[..<(group - 1)].reduce(0, +)
+            out.append(UnsafeBufferPointer(rebasing: digits[start..<(start + split[group - 1])]))
         }
     }
 }

@@ -219,19 +219,16 @@ public final class PhoneReader {
                 self.masks[automaton.callingCode] = made
                 return made
             }()
-        if let mask = masks.mask(format: format, length: digits.count, national: isNational) {
+        switch masks.writing(format: format, length: digits.count, national: isNational) {
+        case .mask(let mask):
             let counts = mask.apply(
                 utf8: digits, autocomplete: false, formatted: maskFormatted, extracted: maskExtracted)
             formattedBytes.append(UnsafeBufferPointer(start: maskFormatted, count: counts.formattedByteCount))
-            return
+        case .groups(let text, let split):
+            NumberFormatRule.write(digits, text: text, split: split, into: formattedBytes)
+        case .digits:
+            formattedBytes.append(digits)
         }
-        let rule = automaton.main.formats[format]
-        guard let split = rule.split(digits.count),
-            let text = rule.text(national: isNational, in: automaton.main)
-        else { return formattedBytes.append(digits) }
-        var out: [UInt8] = []
-        NumberFormatRule.write(digits, text: text, split: split, into: &out)
-        formattedBytes.append(out)
     }
 
     private func automaton(_ callingCode: Int) -> NumberAutomaton {

@@ -50,10 +50,11 @@ struct NumberingPlanTests {
                     let digits = (0..<length).map { UInt8(0x30 + ($0 * 7 + 3) % 10) }
                     for national in [false, true] {
                         guard let text = format.text(national: national, in: main) else { continue }
-                        var expected: [UInt8] = []
+                        let written = ByteBuffer()
                         digits.withUnsafeBufferPointer {
-                            NumberFormatRule.write($0, text: text, split: split, into: &expected)
+                            NumberFormatRule.write($0, text: Array(text.utf8), split: split, into: written)
                         }
+                        let expected = Array(written.bytes)
                         guard
                             let mask = masks.mask(format: index, length: length, national: national)
                         else {
