@@ -131,7 +131,7 @@ final class RegionPlan: @unchecked Sendable {
     /// The national prefix for parsing when it is plain digits: matched without a pattern.
     let literalPrefixForParsing: [UInt8]?
     /// What a matched prefix becomes (`9$1`), when the region rewrites it.
-    let prefixTransform: String?
+    let prefixTransform: [UInt8]?
     /// The leading digits that tell this region's numbers from its country code's others.
     let leadingDigits: PlanPattern?
     /// What comes between a number and its extension: ` ext. `, or the region's own (` x`).
@@ -164,7 +164,7 @@ final class RegionPlan: @unchecked Sendable {
         let forParsing = fields[6].isEmpty ? fields[5] : fields[6]
         prefixForParsing = forParsing.isEmpty ? nil : Regions.pattern(forParsing)
         literalPrefixForParsing = Self.literal(forParsing)
-        prefixTransform = fields[7].isEmpty ? nil : fields[7]
+        prefixTransform = fields[7].isEmpty ? nil : Array(fields[7].utf8)
         leadingDigits = fields[8].isEmpty ? nil : Regions.pattern(fields[8])
         extensionPrefix = Array((fields[9].isEmpty ? " ext. " : fields[9]).utf8)
     }

@@ -308,12 +308,15 @@ public final class PhoneReader {
         // A transformation applies when the pattern's last group took part (Java's rule: with no
         // group, the whole match stands for it).
         if let transform = plan.prefixTransform, captures.isEmpty || captures.last! != nil {
-            var bytes = transform.utf8[...]
-            while let byte = bytes.first {
-                bytes = bytes.dropFirst()
-                if byte == UInt8(ascii: "$"), let group = bytes.first, (0x30...0x39).contains(group) {
-                    bytes = bytes.dropFirst()
-                    let index = Int(group - 0x30)
+            var position = 0
+            while position < transform.count {
+                let byte = transform[position]
+                position += 1
+                if byte == UInt8(ascii: "$"), position < transform.count,
+                    (0x30...0x39).contains(transform[position])
+                {
+                    let index = Int(transform[position] - 0x30)
+                    position += 1
                     if index == 0 {
                         out.append(number, 0..<end)
                     } else if index <= captures.count, let range = captures[index - 1] {

@@ -23,6 +23,9 @@ struct PlanPattern: Sendable {
     let text: String
     let root: Node
     let captureCount: Int
+    /// The digits a match starts with (bit d: digit d); nil when the pattern matches nothing at
+    /// all, so that a number starting with another digit is refused without a match.
+    let firstDigits: UInt16?
 
     init(_ text: String) throws(PlanPatternError) {
         var parser = Parser(bytes: Array(text.utf8))
@@ -32,12 +35,41 @@ struct PlanPattern: Sendable {
         }
         self.text = text
         captureCount = parser.captures
+        let (first, nullable) = Self.first(root)
+        firstDigits = nullable ? nil : first
+    }
+
+    /// The digits a match of `node` can start with, and whether it matches the empty string.
+    private static func first(_ node: Node) -> (UInt16, Bool) {
+        switch node {
+        case .digits(let set): return (set, false)
+        case .end: return (0, true)
+        case .group(let inner, _): return first(inner)
+        case .repetition(let inner, let minimum, _):
+            let (set, nullable) = first(inner)
+            return (set, nullable || minimum == 0)
+        case .alternation(let choices):
+            return choices.map(first).reduce((0, false)) { ($0.0 | $1.0, $0.1 || $1.1) }
+        case .sequence(let nodes):
+            var set: UInt16 = 0
+            for node in nodes {
+                let (next, nullable) = first(node)
+                set |= next
+                if !nullable { return (set, false) }
+            }
+            return (set, true)
+        }
     }
 
     /// The pattern matched at the start of `digits` (ASCII digits), Java's `lookingAt`: the first
     /// match in the order a backtracking matcher tries (groups left to right, counts greedy), with
     /// each capturing group's range (nil when the group took no part).
     func prefixMatch(_ digits: UnsafeBufferPointer<UInt8>) -> (end: Int, captures: [Range<Int>?])? {
+        if let firstDigits {
+            guard let byte = digits.first, (0x30...0x39).contains(byte),
+                firstDigits & (1 << (byte - 0x30)) != 0
+            else { return nil }
+        }
         let matcher = Matcher(digits: digits, captures: Array(repeating: nil, count: captureCount + 1))
         var end = -1
         guard

@@ -115,6 +115,9 @@ struct PlanPatternTests {
         #expect(try prefix("00|011", "0114420") != nil)
         #expect(try prefix("810", "8100") != nil)
         #expect(try prefix("810", "8200") == nil)
+        // A pattern that can match nothing (Argentina's `0?(…15)?`) matches any number, by nothing.
+        #expect(try prefix("0?(?:(11)15)?", "2345")?.end == 0)
+        #expect(try prefix("(?:0|90)(?:(1[245])(\\d{10,11}))?", "2345") == nil)
     }
 
     @Test("a construct outside the language is refused, with where it is")
