@@ -26,6 +26,8 @@ struct PlanPattern: Sendable {
     /// The digits a match starts with (bit d: digit d); nil when the pattern matches nothing at
     /// all, so that a number starting with another digit is refused without a match.
     let firstDigits: UInt16?
+    /// The pattern compiled for `prefixMatch`.
+    let program: [Operation]
 
     init(_ text: String) throws(PlanPatternError) {
         var parser = Parser(bytes: Array(text.utf8))
@@ -36,7 +38,20 @@ struct PlanPattern: Sendable {
         self.text = text
         captureCount = parser.captures
         let (first, nullable) = Self.first(root)
+        guard !Self.repeatsEmpty(root) else { throw PlanPatternError(pattern: text, offset: 0) }
         firstDigits = nullable ? nil : first
+        program = Self.program(root)
+    }
+
+    /// Whether `node` repeats without bound something that can match nothing: a program that
+    /// could loop without reading a digit, refused.
+    private static func repeatsEmpty(_ node: Node) -> Bool {
+        switch node {
+        case .digits, .end: false
+        case .group(let inner, _): repeatsEmpty(inner)
+        case .sequence(let nodes), .alternation(let nodes): nodes.contains(where: repeatsEmpty)
+        case .repetition(let inner, _, let maximum): (maximum == nil && first(inner).1) || repeatsEmpty(inner)
+        }
     }
 
     /// The digits a match of `node` can start with, and whether it matches the empty string.
@@ -62,90 +77,133 @@ struct PlanPattern: Sendable {
     }
 
     /// The pattern matched at the start of `digits` (ASCII digits), Java's `lookingAt`: the first
-    /// match in the order a backtracking matcher tries (groups left to right, counts greedy), with
-    /// each capturing group's range (nil when the group took no part).
+    /// match in the order a backtracking matcher tries (alternatives left to right, counts greedy),
+    /// with each capturing group's range (nil when the group took no part).
+    ///
+    /// The pattern runs as a program (`program`) on an explicit stack of choices to come back to
+    /// and captures to restore, which tries alternatives in the same order as Java's recursive
+    /// matcher, so that both find the same first match.
     func prefixMatch(_ digits: UnsafeBufferPointer<UInt8>) -> (end: Int, captures: [Range<Int>?])? {
         if let firstDigits {
             guard let byte = digits.first, (0x30...0x39).contains(byte),
                 firstDigits & (1 << (byte - 0x30)) != 0
             else { return nil }
         }
-        let matcher = Matcher(digits: digits, captures: Array(repeating: nil, count: captureCount + 1))
-        var end = -1
-        guard
-            matcher.match(
-                root, at: 0,
-                then: {
-                    end = $0
-                    return true
-                })
-        else { return nil }
-        return (end, Array(matcher.captures.dropFirst()))
+        var slots = Array(repeating: -1, count: 2 * captureCount)
+        /// A choice to come back to (`slot` < 0), or a capture to restore when backtracking past it.
+        var stack: [(target: Int, position: Int, slot: Int)] = []
+        stack.reserveCapacity(32)
+        var pc = 0
+        var position = 0
+        while true {
+            var failed = false
+            switch program[pc] {
+            case .digits(let set):
+                if position < digits.count, case let digit = Int(digits[position]) &- 0x30,
+                    (0...9).contains(digit),
+                    set & (1 << digit) != 0
+                {
+                    pc += 1
+                    position += 1
+                } else {
+                    failed = true
+                }
+            case .split(let preferred, let other):
+                stack.append((other, position, -1))
+                pc = preferred
+            case .jump(let target):
+                pc = target
+            case .save(let slot):
+                stack.append((slots[slot], 0, slot))
+                slots[slot] = position
+                pc += 1
+            case .end:
+                if position == digits.count { pc += 1 } else { failed = true }
+            case .match:
+                let captures = (0..<captureCount).map { group in
+                    slots[2 * group] >= 0 && slots[2 * group + 1] >= 0
+                        ? slots[2 * group]..<slots[2 * group + 1] : nil
+                }
+                return (position, captures)
+            }
+            guard failed else { continue }
+            while true {
+                guard let (target, at, slot) = stack.popLast() else { return nil }
+                if slot >= 0 {
+                    slots[slot] = target
+                    continue
+                }
+                pc = target
+                position = at
+                break
+            }
+        }
     }
 
     /// `lookingAt` only, without the groups.
     func matchesPrefix(of digits: UnsafeBufferPointer<UInt8>) -> Bool { prefixMatch(digits) != nil }
 
-    /// A class: the continuations of a backtracking match share its captures.
-    private final class Matcher {
-        let digits: UnsafeBufferPointer<UInt8>
-        var captures: [Range<Int>?]
+    /// One step of the program `prefixMatch` runs.
+    enum Operation: Sendable {
+        case digits(UInt16)
+        /// Try `preferred`; on failure, come back and try `other`.
+        case split(preferred: Int, other: Int)
+        case jump(Int)
+        /// Record the position in capture slot n (group g's start is 2(g-1), its end 2(g-1)+1).
+        case save(Int)
+        case end
+        case match
+    }
 
-        init(digits: UnsafeBufferPointer<UInt8>, captures: [Range<Int>?]) {
-            self.digits = digits
-            self.captures = captures
-        }
-
-        /// Matches `node` at `index`, then the rest of the pattern (`then`, given where `node`
-        /// ended); backtracks into `node` while the rest fails.
-        func match(_ node: Node, at index: Int, then rest: (Int) -> Bool) -> Bool {
+    /// The pattern as a program: Thompson's construction with the order of choices kept (the
+    /// earlier alternative, the longer count, first).
+    static func program(_ root: Node) -> [Operation] {
+        var program: [Operation] = []
+        func emit(_ node: Node) {
             switch node {
-            case .digits(let set):
-                guard index < digits.count else { return false }
-                let digit = Int(digits[index]) - 0x30
-                return (0...9).contains(digit) && set & (1 << digit) != 0 && rest(index + 1)
-            case .end:
-                return index == digits.count && rest(index)
+            case .digits(let set): program.append(.digits(set))
+            case .end: program.append(.end)
+            case .sequence(let nodes): nodes.forEach(emit)
             case .group(let inner, let capture):
-                guard let capture else { return match(inner, at: index, then: rest) }
-                return match(inner, at: index) { end in
-                    let old = captures[capture]
-                    captures[capture] = index..<end
-                    if rest(end) { return true }
-                    captures[capture] = old
-                    return false
-                }
-            case .sequence(let nodes):
-                return matchSequence(nodes[...], at: index, then: rest)
+                if let capture { program.append(.save(2 * (capture - 1))) }
+                emit(inner)
+                if let capture { program.append(.save(2 * (capture - 1) + 1)) }
             case .alternation(let choices):
-                for choice in choices where match(choice, at: index, then: rest) { return true }
-                return false
-            case .repetition(let inner, let min, let max):
-                return repeatMatch(inner, count: 0, min: min, max: max, at: index, then: rest)
-            }
-        }
-
-        private func matchSequence(_ nodes: ArraySlice<Node>, at index: Int, then rest: (Int) -> Bool) -> Bool
-        {
-            guard let first = nodes.first else { return rest(index) }
-            return match(first, at: index) { end in self.matchSequence(nodes.dropFirst(), at: end, then: rest)
-            }
-        }
-
-        /// Greedy: one more repetition is tried before the rest; an empty repetition never repeats.
-        private func repeatMatch(
-            _ inner: Node, count: Int, min: Int, max: Int?, at index: Int, then rest: (Int) -> Bool
-        ) -> Bool {
-            if max.map({ count < $0 }) ?? true {
-                let matched = match(inner, at: index) { end in
-                    end == index && count >= min
-                        ? false
-                        : self.repeatMatch(inner, count: count + 1, min: min, max: max, at: end, then: rest)
+                var jumps: [Int] = []
+                for (index, choice) in choices.enumerated() {
+                    let split = program.count
+                    if index < choices.count - 1 { program.append(.jump(-1)) }
+                    emit(choice)
+                    if index < choices.count - 1 {
+                        jumps.append(program.count)
+                        program.append(.jump(-1))
+                        program[split] = .split(preferred: split + 1, other: program.count)
+                    }
                 }
-                if matched { return true }
+                for jump in jumps { program[jump] = .jump(program.count) }
+            case .repetition(let inner, let minimum, let maximum):
+                for _ in 0..<minimum { emit(inner) }
+                if let maximum {
+                    // Each optional one greedy: taken if the rest still matches.
+                    var exits: [Int] = []
+                    for _ in minimum..<maximum {
+                        exits.append(program.count)
+                        program.append(.jump(-1))
+                        emit(inner)
+                    }
+                    for exit in exits { program[exit] = .split(preferred: exit + 1, other: program.count) }
+                } else {
+                    let loop = program.count
+                    program.append(.jump(-1))
+                    emit(inner)
+                    program.append(.jump(loop))
+                    program[loop] = .split(preferred: loop + 1, other: program.count)
+                }
             }
-            return count >= min && rest(index)
         }
+        emit(root)
+        program.append(.match)
+        return program
     }
 
     private struct Parser {

@@ -115,6 +115,11 @@ struct PlanPatternTests {
         #expect(try prefix("00|011", "0114420") != nil)
         #expect(try prefix("810", "8100") != nil)
         #expect(try prefix("810", "8200") == nil)
+        // Hong Kong's international prefix: an alternative, then an optional digit taken if it is there.
+        #expect(try prefix("00(?:30|5[09]|[126-9]?)", "00592")?.end == 4)
+        #expect(try prefix("00(?:30|5[09]|[126-9]?)", "00512")?.end == 2)
+        #expect(try prefix("00(?:30|5[09]|[126-9]?)", "0061")?.end == 3)
+        #expect(try prefix("1(2)*(3)", "122234")?.captures == ["2", "3"])
         // A pattern that can match nothing (Argentina's `0?(…15)?`) matches any number, by nothing.
         #expect(try prefix("0?(?:(11)15)?", "2345")?.end == 0)
         #expect(try prefix("(?:0|90)(?:(1[245])(\\d{10,11}))?", "2345") == nil)
@@ -126,5 +131,6 @@ struct PlanPatternTests {
         #expect(throws: PlanPatternError(pattern: "[^0]", offset: 1)) { try PlanPattern("[^0]") }
         #expect(throws: PlanPatternError(pattern: "1{3", offset: 1)) { try PlanPattern("1{3") }
         #expect(throws: PlanPatternError(pattern: "(12", offset: 0)) { try PlanPattern("(12") }
+        #expect(throws: PlanPatternError(pattern: "(?:1?)*2", offset: 0)) { try PlanPattern("(?:1?)*2") }
     }
 }
