@@ -121,9 +121,7 @@ final class NumberAutomaton: Sendable {
         mutating func build() -> (transitions: [Int32], outcomes: [NumberAutomaton.Outcome], start: Int32) {
             var stickyCount = 0
             func add(_ pattern: PlanPattern, _ role: Role, sticky: Bool) {
-                let (start, end) = fragment(pattern.root)
-                let accept = newState()
-                link(end, accept)
+                let (start, accept) = states(of: pattern.program)
                 accepts[Int(accept)] = Int32(components.count)
                 components.append(Component(role: role, stickyBit: sticky ? stickyCount : -1))
                 if sticky { stickyCount += 1 }
@@ -386,62 +384,28 @@ final class NumberAutomaton: Sendable {
             return Int32(digitSets.count - 1)
         }
 
-        /// Thompson's construction: the node's start and end states.
-        mutating func fragment(_ node: PlanPattern.Node) -> (Int32, Int32) {
-            switch node {
-            case .digits(let set):
-                let start = newState()
-                let end = newState()
-                digitSets[Int(start)] = set
-                targets[Int(start)] = end
-                return (start, end)
-            case .end:
-                preconditionFailure("numbering plan: `$` in a pattern the automaton compiles")
-            case .group(let inner, _):
-                return fragment(inner)
-            case .sequence(let nodes):
-                let start = newState()
-                var end = start
-                for node in nodes {
-                    let (first, last) = fragment(node)
-                    link(end, first)
-                    end = last
+        /// The pattern's program (`PlanPattern.program`, Thompson's construction already) as
+        /// states: one per step, a digit step consuming, the others moving on without one; its
+        /// start and accepting states.
+        mutating func states(of program: [PlanPattern.Operation]) -> (start: Int32, accept: Int32) {
+            let base = Int32(digitSets.count)
+            var accept: Int32 = -1
+            for (step, operation) in program.enumerated() {
+                let state = newState()
+                switch operation {
+                case .digits(let set):
+                    digitSets[Int(state)] = set
+                    targets[Int(state)] = base + Int32(step + 1)
+                case .split(let preferred, let other):
+                    link(state, base + Int32(preferred))
+                    link(state, base + Int32(other))
+                case .jump(let target): link(state, base + Int32(target))
+                case .save: link(state, base + Int32(step + 1))
+                case .end: preconditionFailure("numbering plan: `$` in a pattern the automaton compiles")
+                case .match: accept = state
                 }
-                return (start, end)
-            case .alternation(let choices):
-                let start = newState()
-                let end = newState()
-                for choice in choices {
-                    let (first, last) = fragment(choice)
-                    link(start, first)
-                    link(last, end)
-                }
-                return (start, end)
-            case .repetition(let inner, let minimum, let maximum):
-                let start = newState()
-                var end = start
-                for _ in 0..<minimum {
-                    let (first, last) = fragment(inner)
-                    link(end, first)
-                    end = last
-                }
-                let exit = newState()
-                if let maximum {
-                    for _ in minimum..<maximum {
-                        link(end, exit)
-                        let (first, last) = fragment(inner)
-                        link(end, first)
-                        end = last
-                    }
-                    link(end, exit)
-                } else {
-                    let (first, last) = fragment(inner)
-                    link(end, first)
-                    link(last, end)
-                    link(end, exit)
-                }
-                return (start, exit)
             }
+            return (base, accept)
         }
     }
 }

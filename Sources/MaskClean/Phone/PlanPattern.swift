@@ -3,9 +3,12 @@
 /// (`( )` capturing, `(?: )` not), `|`, the counts `?`, `*`, `+`, `{n}` and `{n,m}`, and `$`.
 /// Anything else is refused, so a new construct in a new release of the data cannot be misread.
 ///
-/// Two uses: `NumberAutomaton` compiles the patterns of a country code into one automaton, and
-/// `prefixMatch` runs the few that need their groups (a national prefix and its transformation,
-/// an international prefix) the way libphonenumber's Java regular expressions do.
+/// A pattern is parsed into a tree (`Node`) and compiled into a program (`program`), which is all
+/// it keeps: a tree of indirect enum cases, kept for the life of the process, would hold its
+/// boxes through tagged pointers that a leak checker cannot follow. Two uses: `NumberAutomaton`
+/// makes the programs of a country code's patterns one automaton, and `prefixMatch` runs the few
+/// that need their groups (a national prefix and its transformation, an international prefix)
+/// the way libphonenumber's Java regular expressions do.
 struct PlanPattern: Sendable {
     indirect enum Node: Sendable {
         /// One digit among a set (bit d for digit d).
@@ -21,7 +24,6 @@ struct PlanPattern: Sendable {
     }
 
     let text: String
-    let root: Node
     let captureCount: Int
     /// The digits a match starts with (bit d: digit d); nil when the pattern matches nothing at
     /// all, so that a number starting with another digit is refused without a match.
@@ -31,7 +33,7 @@ struct PlanPattern: Sendable {
 
     init(_ text: String) throws(PlanPatternError) {
         var parser = Parser(bytes: Array(text.utf8))
-        root = try parser.alternation()
+        let root = try parser.alternation()
         guard parser.index == parser.bytes.count else {
             throw PlanPatternError(pattern: text, offset: parser.index)
         }
