@@ -85,7 +85,31 @@ struct DescribeEndToEndTests {
         #expect(text.contains(#"# "name" left out: free text"#))
         #expect(text.contains(#"# "note" left out: free text"#))
         #expect(text.contains(#"# "id" left out: whole numbers"#))
-        #expect(text.hasPrefix("# yaml-language-server: $schema="))
+        // No spec.schema.json where the spec goes: no line points at one (issue 28, item 5).
+        #expect(!text.hasPrefix("# yaml-language-server"))
+        #expect(text.contains("# For an editor to check it: maskclean schema > spec.schema.json beside it"))
+    }
+
+    @Test(
+        "the YAML points editors at spec.schema.json only where it is: beside -o, or where stdout's spec is read"
+    )
+    func schemaLine() throws {
+        let scratch = try TemporaryFolder()
+        let input = Maskclean.fixture("demo/customers.csv")
+        let before = try Maskclean.run(["describe", input, "-o", scratch.path("before.yaml")])
+        #expect(before.status == 0)
+        #expect(
+            !(try String(contentsOfFile: scratch.path("before.yaml"), encoding: .utf8)).hasPrefix(
+                "# yaml-language-server"))
+        let schema = try Maskclean.run(["schema"])
+        _ = try scratch.write("spec.schema.json", schema.stdoutText)
+        let after = try Maskclean.run(["describe", input, "-o", scratch.path("after.yaml")])
+        #expect(after.status == 0)
+        let text = try String(contentsOfFile: scratch.path("after.yaml"), encoding: .utf8)
+        #expect(text.hasPrefix("# yaml-language-server: $schema=spec.schema.json\n"))
+        #expect(!text.contains("# For an editor to check it"))
+        let printed = try Maskclean.run(["describe", input], in: scratch.url)
+        #expect(printed.stdoutText.hasPrefix("# yaml-language-server: $schema=spec.schema.json\n"))
     }
 
     @Test("a gzip input is read as run reads it, and gives the spec the plain input gives")

@@ -1,10 +1,20 @@
+import Foundation
+
 /// The proposed spec as text (docs/command-line.md, `describe`): YAML with a comment for every
 /// column, or plain JSON. Both say the same; every string is quoted, so that no YAML reader takes
 /// a format such as `0000` for a number.
 extension SpecProposal {
     /// Where the YAML's first line points editors for the spec's JSON Schema: a file beside the
-    /// spec, which `maskclean schema > spec.schema.json` writes (docs/spec.schema.json).
+    /// spec, which `maskclean schema > spec.schema.json` writes (docs/spec.schema.json). Written
+    /// only when that file is there: a line that points at nothing makes editors report an error.
     public static let schemaLine = "# yaml-language-server: $schema=spec.schema.json"
+    /// The schema file's name, beside the spec.
+    public static let schemaFile = "spec.schema.json"
+    /// What the YAML says instead when there is no schema beside it: how to have one.
+    static let schemaHint = [
+        "# For an editor to check it: maskclean schema > spec.schema.json beside it, then make this its",
+        "# first line: \(schemaLine)",
+    ]
 
     /// The strategy proposed for every column: a cell is lossy or incomplete only when no format
     /// takes it whole, which is what batch work wants (docs/mask-syntax.md).
@@ -44,14 +54,16 @@ extension SpecProposal {
     }
 
     /// The spec as YAML, each column with a comment of its figures, and a comment for each column
-    /// left out saying why.
-    public var yaml: String {
-        var lines = [
-            Self.schemaLine,
+    /// left out saying why. `schemaBeside`: whether `spec.schema.json` is where the spec goes,
+    /// for the first line to point at (`schemaLine`); without it the YAML says how to have it.
+    public func yaml(schemaBeside: Bool) -> String {
+        var lines = schemaBeside ? [Self.schemaLine] : []
+        lines += [
             "# Proposed by maskclean describe from \(SpecProposer.plural(records, "record")) of \(Self.quoted(file)).",
             "# Edit it, then try it on the data: maskclean check SPEC INPUT",
-            "columns:",
         ]
+        if !schemaBeside { lines += Self.schemaHint }
+        lines.append("columns:")
         for column in columns {
             let name = Self.quoted(column.name)
             if let reason = column.leftOut {
@@ -158,7 +170,10 @@ extension SpecProposal {
     /// Writes the spec to `path`: JSON for `.json`, YAML for `.yaml` or `.yml`, through a
     /// temporary file renamed into place, so that a failure leaves nothing half-written.
     public func write(to path: String) throws(MaskCleanError) {
-        let text = try Self.isJSON(path) ? json : yaml
+        let directory = (path as NSString).deletingLastPathComponent
+        let schema = (directory.isEmpty ? "." : directory) + "/" + Self.schemaFile
+        let text =
+            try Self.isJSON(path) ? json : yaml(schemaBeside: FileManager.default.fileExists(atPath: schema))
         let output = try OutputFile(path: path)
         do throws(MaskCleanError) {
             try output.write(Array(text.utf8))

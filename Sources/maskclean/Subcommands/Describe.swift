@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MaskClean
 
 // maskclean describe INPUT [-o SPEC] [--sample N] [--only a,"b, c",...]... [--input-format F] [--delimiter D]
@@ -106,7 +107,8 @@ struct Describe: ParsableCommand {
         let proposal = try SpecProposer.describe(options)
         guard let output, toFile else {
             var standardOutput = StandardOutput()
-            try standardOutput.write(proposal.yaml)
+            try standardOutput.write(
+                proposal.yaml(schemaBeside: FileManager.default.fileExists(atPath: SpecProposal.schemaFile)))
             try standardOutput.flush()
             return
         }

@@ -231,7 +231,8 @@ struct DescribePhoneTests {
         #expect(column.phone == PhoneProposal(defaultRegion: nil))
         #expect(column.covered == 20 && column.complete == 20)
         #expect(column.notes == ["20 with a country code (DE 3, FR 3, GB 3, CA 2, US 2 and 7 more regions)"])
-        let yaml = SpecProposal(file: "embassies.csv", records: 20, columns: [column]).yaml
+        let yaml = SpecProposal(file: "embassies.csv", records: 20, columns: [column]).yaml(
+            schemaBeside: false)
         #expect(yaml.contains("  - name: \"phone\"\n    kind: \"phone\"\n    minComplete: 1\n"))
         #expect(!yaml.contains("defaultRegion"))
     }
@@ -276,7 +277,7 @@ struct DescribePhoneTests {
         column.omittedOutputs = ["countryColumn"]
         let proposal = SpecProposal(file: "nhs.csv", records: 22, columns: [column])
         #expect(
-            proposal.yaml.hasSuffix(
+            proposal.yaml(schemaBeside: false).hasSuffix(
                 """
                   # "tel": 20 values sampled (and 2 empty), 100% phone numbers; 20 without, valid as numbers of GB.
                   #   95% complete.
@@ -307,7 +308,7 @@ struct DescribePhoneTests {
         column.phone = PhoneProposal(defaultRegion: "GB")
         column.complete = 1
         let proposal = SpecProposal(file: "nhs.csv", records: 1, columns: [column])
-        let yaml = try SpecLoader.parse(Array(proposal.yaml.utf8), file: "spec.yaml")
+        let yaml = try SpecLoader.parse(Array(proposal.yaml(schemaBeside: false).utf8), file: "spec.yaml")
         let json = try SpecLoader.parse(Array(proposal.json.utf8), file: "spec.json")
         #expect(yaml.fingerprint == json.fingerprint)
         #expect(yaml.columns.map(\.name) == ["tel"])
@@ -325,8 +326,10 @@ struct DescribePhoneTests {
         let proposal = try SpecProposer.describe(DescribeOptions(input: folder.path("data.csv")))
         #expect(proposal.proposed.map(\.name) == ["tel", "embassy", "zip"])
         #expect(proposal.proposed.map(\.phone) == [PhoneProposal(defaultRegion: "GB"), PhoneProposal(), nil])
-        #expect(proposal.yaml.contains("  - name: \"tel\"\n    kind: \"phone\"\n    defaultRegion: \"GB\"\n"))
-        let yaml = try SpecLoader.parse(Array(proposal.yaml.utf8), file: "spec.yaml")
+        #expect(
+            proposal.yaml(schemaBeside: false).contains(
+                "  - name: \"tel\"\n    kind: \"phone\"\n    defaultRegion: \"GB\"\n"))
+        let yaml = try SpecLoader.parse(Array(proposal.yaml(schemaBeside: false).utf8), file: "spec.yaml")
         let json = try SpecLoader.parse(Array(proposal.json.utf8), file: "spec.json")
         #expect(yaml.fingerprint == json.fingerprint)
         #expect(yaml.columns.map { $0.phone?.defaultRegion } == ["GB", nil, nil])

@@ -34,7 +34,7 @@ struct DescribeRulesTests {
         #expect(column.check == .luhn)
         #expect(column.complete == 200)
         let proposal = SpecProposal(file: "cards.csv", records: 200, columns: [column])
-        #expect(proposal.yaml.contains("\n    check: \"luhn\"\n"))
+        #expect(proposal.yaml(schemaBeside: false).contains("\n    check: \"luhn\"\n"))
         #expect(proposal.json.contains(#""check": "luhn""#))
     }
 
@@ -79,7 +79,7 @@ struct DescribeRulesTests {
         #expect(column.dateOrder == order)
         #expect(column.complete == 3)
         let proposal = SpecProposal(file: "dates.csv", records: 3, columns: [column])
-        #expect(proposal.yaml.contains("\n    dateOrder: \"\(order.rawValue)\"\n"))
+        #expect(proposal.yaml(schemaBeside: false).contains("\n    dateOrder: \"\(order.rawValue)\"\n"))
     }
 
     @Test("ISO dates need no order; an impossible one is not complete")
@@ -126,7 +126,7 @@ struct DescribeRulesTests {
         #expect(column.significant == expected)
         #expect(column.complete == cells.count, "clean numbers are complete: \(column.formats)")
         let proposal = SpecProposal(file: "amounts.csv", records: cells.count, columns: [column])
-        #expect(proposal.yaml.contains("\n    significant: \"\(expected)\"\n"))
+        #expect(proposal.yaml(schemaBeside: false).contains("\n    significant: \"\(expected)\"\n"))
     }
 
     @Test("a negative amount has its own format; a sign or point a format drops is not complete")
@@ -160,7 +160,7 @@ struct DescribeRulesTests {
         }
         _ = try folder.write("data.csv", lines.joined(separator: "\n") + "\n")
         let proposal = try SpecProposer.describe(DescribeOptions(input: folder.path("data.csv")))
-        let yaml = try SpecLoader.parse(Array(proposal.yaml.utf8), file: "spec.yaml")
+        let yaml = try SpecLoader.parse(Array(proposal.yaml(schemaBeside: false).utf8), file: "spec.yaml")
         let json = try SpecLoader.parse(Array(proposal.json.utf8), file: "spec.json")
         #expect(yaml.fingerprint == json.fingerprint)
         #expect(yaml.columns.map { $0.check?.name } == [.luhn, .date, .date, nil])
@@ -180,9 +180,9 @@ struct DescribeRulesTests {
             "data.csv", "born,born_normalized\n13/07/1948,1948-07-13\n25/12/1999,1999-12-25\n")
         let proposal = try SpecProposer.describe(DescribeOptions(input: folder.path("data.csv")))
         #expect(proposal.proposed.first?.omittedOutputs == ["normalizedColumn"])
-        #expect(proposal.yaml.contains("\n    normalizedColumn: null\n"))
+        #expect(proposal.yaml(schemaBeside: false).contains("\n    normalizedColumn: null\n"))
         // Without the null, run would refuse to write born_normalized twice.
-        let spec = try SpecLoader.parse(Array(proposal.yaml.utf8), file: "spec.yaml")
+        let spec = try SpecLoader.parse(Array(proposal.yaml(schemaBeside: false).utf8), file: "spec.yaml")
         #expect(spec.columns[0].normalizedColumn == nil)
         #expect(spec.columns[1].normalizedColumn == "born_normalized_normalized")
     }

@@ -159,8 +159,15 @@ struct DescribeTests {
             columns: [
                 column, ColumnProposal(name: "note", leftOut: "free text: words in 2 of 2 values, 2 shapes"),
             ])
-        let yaml = proposal.yaml
+        let yaml = proposal.yaml(schemaBeside: true)
         #expect(yaml.hasPrefix(SpecProposal.schemaLine + "\n"))
+        // Without the schema beside the spec, no line points at it: the comment says how to have it.
+        let withoutSchema = proposal.yaml(schemaBeside: false)
+        #expect(!withoutSchema.hasPrefix("# yaml-language-server"))
+        #expect(
+            withoutSchema.contains(
+                "# For an editor to check it: maskclean schema > spec.schema.json beside it"))
+        #expect(withoutSchema.contains("# first line: " + SpecProposal.schemaLine + "\n"))
         #expect(yaml.contains(#"  - name: "phone\u000A\"home\"\u202E""#))
         #expect(yaml.contains(#"    format: "+1 ([000]) [000]-[0000]""#))
         #expect(yaml.contains("    minComplete: 0.5\n"))
@@ -227,7 +234,7 @@ struct DescribeTests {
         var column = try SpecProposer.propose("ref", cells: ["AB-1", "AB-2", note], unmaskable: 0)
         column.name = "ref"
         #expect(column.uncovered.map(\.count) == [1])
-        let yaml = SpecProposal(file: "x.csv", records: 3, columns: [column]).yaml
+        let yaml = SpecProposal(file: "x.csv", records: 3, columns: [column]).yaml(schemaBeside: false)
         let shown = "\"" + String(repeating: "[AAAA] ", count: 8) + "[AAA…\" 1"
         #expect(yaml.contains(shown), "\(yaml)")
     }
@@ -238,7 +245,7 @@ struct DescribeTests {
     func commentsHideData() throws {
         let cells = Array(repeating: "06429", count: 8) + ["⑤⑤⑤-①②③④", "1\u{301}2\u{301}x²"]
         let column = try SpecProposer.propose("zip", cells: cells, unmaskable: 0)
-        let yaml = SpecProposal(file: "x.csv", records: 10, columns: [column]).yaml
+        let yaml = SpecProposal(file: "x.csv", records: 10, columns: [column]).yaml(schemaBeside: false)
         #expect(yaml.contains(#"not complete, by shape: "999-9999" 1, "99[A]9" 1."#), "\(yaml)")
         for character in ["⑤", "①", "²", "\u{301}"] { #expect(!yaml.contains(character)) }
     }
@@ -263,7 +270,7 @@ struct DescribeTests {
         let column = try SpecProposer.propose("code", cells: cells, unmaskable: 0)
         #expect(column.formats == ["[AA]-[0000]"])
         #expect(column.complete == 90 && column.minCompleteHundredths == 90)
-        let yaml = SpecProposal(file: "x.csv", records: 100, columns: [column]).yaml
+        let yaml = SpecProposal(file: "x.csv", records: 100, columns: [column]).yaml(schemaBeside: false)
         #expect(!yaml.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
     }
 
@@ -316,7 +323,9 @@ struct DescribeTests {
         options.only = ["zip"]
         let proposal = try SpecProposer.describe(options)
         #expect(proposal.proposed.map(\.omittedOutputs) == [["formattedColumn", "statusColumn"]])
-        #expect(proposal.yaml.contains("    formattedColumn: null\n    statusColumn: null\n"))
+        #expect(
+            proposal.yaml(schemaBeside: false).contains("    formattedColumn: null\n    statusColumn: null\n")
+        )
         let spec = try SpecLoader.parse(Array(proposal.json.utf8), file: "proposed.json")
         #expect(spec.columns[0].formattedColumn == nil && spec.columns[0].statusColumn == nil)
         #expect(spec.columns[0].extractedColumn == "zip_extracted")
@@ -347,7 +356,7 @@ struct DescribeTests {
         options.sample = 0
         let kept = try SpecProposer.describe(options)
         let spooled = try SpecProposer.describe(options, limits: .init(distinctValues: 3, shapes: .max))
-        #expect(spooled.yaml == kept.yaml)
+        #expect(spooled.yaml(schemaBeside: false) == kept.yaml(schemaBeside: false))
         #expect(try RecordSample.read(options, limits: .init(distinctValues: 3, shapes: .max)).spool != nil)
     }
 
