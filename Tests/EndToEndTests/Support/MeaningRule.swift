@@ -19,7 +19,9 @@ import Testing
 ///   compared: the national number, the formatted value's digits after its country code, is the
 ///   end of the input's digits, and what comes before it in the input is at most an international
 ///   prefix (`00`, `011`), the same country code and a trunk prefix (`0`, `1`, `8`, `06`), as in
-///   `+44 (0)20 7946 0958` or `020 7946 0958`; an extension keeps its digits.
+///   `+44 (0)20 7946 0958` or `020 7946 0958` (an E.164 form's country code is any of its first
+///   1 to 3 digits; a national form's is any 1 to 3 digits the input dialled); an extension
+///   keeps its digits.
 struct MeaningRule {
     enum Kind { case plain, card, phone }
 
@@ -29,6 +31,15 @@ struct MeaningRule {
     let foldsCase: Bool
     /// The letters and digits the column's formats write themselves, outside their slots.
     let literals: Set<Character>
+
+    /// The rule for a column of `kind` with these formats, as the rule's own tests state it.
+    init(kind: Kind, foldsCase: Bool = false, formats: [String] = []) {
+        formattedColumn = "formatted"
+        statusColumn = "status"
+        self.kind = kind
+        self.foldsCase = foldsCase
+        literals = Self.literals(of: formats)
+    }
 
     init(_ column: ColumnSpec) throws {
         formattedColumn = try #require(column.formattedColumn, "\(column.place) has no formatted column")
@@ -92,27 +103,50 @@ struct MeaningRule {
     }
 
     private func phoneProblem(input: String, formatted: String) -> String? {
-        let (number, extensionDigits) = splitExtension(input)
+        let (number, extensionDigits) = splitExtension(input.trimmingCharacters(in: .whitespaces))
         let (written, writtenExtension) = splitExtension(formatted)
         guard extensionDigits == writtenExtension else { return "the extension's digits differ" }
         let digits = number.filter(\.isNumber).map(String.init).joined()
         let formattedDigits = written.filter(\.isNumber).map(String.init).joined()
-        // The country code is the formatted value's first group when it is international.
-        var countryCode = ""
-        var national = formattedDigits
+        // The country code is the international form's first group; an E.164 form has no
+        // separator to tell it (1 to 3 digits) from the rest, so each length is tried.
+        var countryCodes = [""]
         if written.first == "+" {
-            countryCode = String(written.dropFirst().prefix { $0.isNumber })
-            national = String(formattedDigits.dropFirst(countryCode.count))
-        } else if national.hasPrefix("0") {
-            // A national form's trunk prefix is not part of the national number.
-            national = String(national.dropFirst())
+            let firstGroup = String(written.dropFirst().prefix(while: \.isNumber))
+            countryCodes =
+                firstGroup == formattedDigits
+                ? (1...3).map { String(formattedDigits.prefix($0)) } : [firstGroup]
         }
+        let problems = countryCodes.map { countryCode in
+            nationalNumberProblem(
+                digits: digits, international: number.hasPrefix("+"), formattedDigits: formattedDigits,
+                countryCode: countryCode)
+        }
+        return problems.contains { $0 == nil } ? nil : problems[0]
+    }
+
+    /// Whether the national number, `formattedDigits` after `countryCode` (or after a national
+    /// form's trunk prefix `0`), ends the input's `digits`, after at most an international
+    /// prefix, the same country code and a trunk prefix.
+    private func nationalNumberProblem(
+        digits: String, international: Bool, formattedDigits: String, countryCode: String
+    ) -> String? {
+        var national = String(formattedDigits.dropFirst(countryCode.count))
+        if countryCode.isEmpty && national.hasPrefix("0") { national.removeFirst() }
         guard !national.isEmpty, digits.hasSuffix(national) else {
             return "the national number \(national) does not end the input's digits \(digits)"
         }
         var before = Substring(digits.dropLast(national.count))
-        if !number.hasPrefix("+"), let prefix = ["011", "00"].first(where: { before.hasPrefix($0) }) {
+        var dialled = international
+        if !international, let prefix = ["011", "00"].first(where: { before.hasPrefix($0) }) {
             before = before.dropFirst(prefix.count)
+            dialled = true
+        }
+        // A national form does not say the country code an international input has.
+        if countryCode.isEmpty && dialled {
+            let code = before.count - (before.hasSuffix("0") && before.count > 1 ? 1 : 0)
+            return (1...3).contains(code)
+                ? nil : "the input's digits \(digits) are not \(national) dialled abroad"
         }
         if !countryCode.isEmpty && before.hasPrefix(countryCode) {
             before = before.dropFirst(countryCode.count)
