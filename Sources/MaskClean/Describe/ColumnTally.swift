@@ -101,6 +101,12 @@ struct ValueTally {
     /// format (free text and numbers still count them), so that they count against the column.
     /// A kind takes only what it recognises, whitespace around it trimmed.
     var untypeable = 0
+    /// The distinct values and their counts while there are at most `fewValues` of them (an
+    /// enumeration, a flag, a constant); nil once there are more.
+    var few: [String: Int]? = [:]
+    /// Values with a word in lower case: three letters or more, one of them lower case
+    /// (`Smith`, `Staten Island`, `https`), where a code is in capitals (`USD`, `NY`).
+    var lowercaseWords = 0
     let shapeCap: Int
 
     init(shapeCap: Int) {
@@ -111,6 +117,11 @@ struct ValueTally {
     mutating func add(_ value: String, count: Int) {
         values += count
         if !ValueShape.isTypeable(value) { untypeable += count }
+        if few != nil {
+            few![value, default: 0] += count
+            if few!.count > LeftOutReasons.fewValues { few = nil }
+        }
+        if LeftOutReasons.hasLowercaseWord(value) { lowercaseWords += count }
         let shape = ValueShape(value)
         let format = shape.format
         if shapes.count < shapeCap {
@@ -173,5 +184,12 @@ struct ValueTally {
         failingLuhn += other.failingLuhn
         phones.merge(other.phones)
         untypeable += other.untypeable
+        lowercaseWords += other.lowercaseWords
+        if let theirs = other.few, let ours = few {
+            let both = ours.merging(theirs, uniquingKeysWith: +)
+            few = both.count > LeftOutReasons.fewValues ? nil : both
+        } else {
+            few = nil
+        }
     }
 }

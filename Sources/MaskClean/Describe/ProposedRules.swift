@@ -67,7 +67,7 @@ enum ProposedRules {
         return ["-", "."].filter { held.contains(.literal($0)) }.map(String.init).joined()
     }
 
-    private static func isNumber(_ shape: ValueShape) -> Bool {
+    static func isNumber(_ shape: ValueShape) -> Bool {
         var steps = shape.steps[...]
         if steps.first == .literal("-") || steps.first == .literal("+") { steps = steps.dropFirst() }
         guard steps.first == .digit, steps.last == .digit else { return false }

@@ -44,6 +44,10 @@ public struct ColumnProposal: Sendable, Equatable {
     public var complete = 0
     /// What the comment says of the kind's values (`12 with an extension`).
     public var notes: [String] = []
+    /// A kind's alternative formats taken out as they changed what values say (`Measure`), and
+    /// the first change they made, for the comment.
+    public var formatsTakenOut: [String] = []
+    var formatsTakenOutReason = ""
     /// The most common shapes of the values that did not come out complete, as formats, with
     /// every character of the data that redaction hides as its placeholder (`shownFormat`).
     public var uncovered: [ShapeCount] = []
@@ -57,47 +61,6 @@ public struct PhoneProposal: Sendable, Equatable {
     /// The region of the numbers written without a country code (ISO 3166-1 alpha-2); nil when
     /// every valid number has a country code.
     public var defaultRegion: String?
-}
-
-/// A proposed column's values masked with its formats, one after another, as a run masks them:
-/// through the masking stage's `CellMasker`, with the column's check, case, ignored and
-/// significant characters; a phone column's cells are read by its phone reader, as a run reads
-/// them.
-struct Measure {
-    let masker: CellMasker
-    var complete = 0
-    var uncovered: [String: Int] = [:]
-
-    /// The column's spec as written compiles.
-    init(_ column: ColumnProposal) throws(MaskCleanError) {
-        let spec = try SpecLoader.parse(Array(SpecProposal.json([column]).utf8), file: "proposed spec")
-        masker = CellMasker(columns: spec.columns)
-    }
-
-    mutating func add(_ value: String, count: Int) {
-        var value = value
-        value.withUTF8 { add(utf8: $0, count: count) }
-    }
-
-    mutating func add(utf8 value: UnsafeBufferPointer<UInt8>, count: Int = 1) {
-        if masker.maskAnyColumn(value, column: 0, row: 1).status == .complete {
-            complete += count
-        } else {
-            let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
-            // As many shapes as a column counts of its values (`ColumnTally`): the common ones
-            // are among the first, and only three are shown.
-            if uncovered.count < ColumnTally.distinctKept || uncovered[shape] != nil {
-                uncovered[shape, default: 0] += count
-            }
-        }
-    }
-
-    /// The column's complete count, and the most common shapes of its other values.
-    func finish(_ column: inout ColumnProposal) {
-        column.complete = complete
-        column.uncovered = uncovered.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-            .prefix(SpecProposer.uncoveredShown).map { ShapeCount(shape: $0.key, count: $0.value) }
-    }
 }
 
 /// A shape, written as the format that fits it, and how many values have it.
@@ -196,10 +159,11 @@ public enum SpecProposer {
         for cell in cells where !cell.isEmpty { _ = tally.add(cell, .init(distinctValues: .max)) }
         var column = try propose(
             name, tally.summary, empty: cells.count - tally.values, unmaskable: unmaskable)
-        if column.leftOut == nil {
+        var measuring = column.leftOut == nil
+        while measuring {
             var measure = try Measure(column)
             for (value, count) in tally.distinct { measure.add(value, count: count) }
-            measure.finish(&column)
+            measuring = measure.finish(&column)
         }
         return column
     }
@@ -248,9 +212,18 @@ public enum SpecProposer {
             // Shapes of one skeleton share a format, their most common shape's; the primary is
             // the largest group's, the alternatives the next ones that more than a stray value
             // or two have: one in twenty values at least.
+            // A column of numbers groups shapes only by their sign: `12.345` and `123.45`, or
+            // `1,234` and `1234`, are other numbers, which one format would write alike.
+            let typeable = ranked.filter { $0.shape.isTypeable }
+            let numbers = !typeable.isEmpty && typeable.allSatisfy { ProposedRules.isNumber($0.shape) }
             var groups: [[ValueShape.Step]: (format: String, count: Int)] = [:]
-            for shape in ranked where shape.shape.isTypeable {
-                groups[shape.shape.skeleton, default: (shape.format, 0)].count += shape.count
+            for shape in typeable {
+                if numbers {
+                    let unsigned = ProposedRules.unsigned(shape.shape)
+                    groups[unsigned.steps, default: (unsigned.format, 0)].count += shape.count
+                } else {
+                    groups[shape.shape.skeleton, default: (shape.format, 0)].count += shape.count
+                }
             }
             guard !groups.isEmpty else {
                 column.leftOut =
@@ -259,14 +232,22 @@ public enum SpecProposer {
             }
             let rankedGroups = groups.values.sorted { ($0.count, $1.format) > ($1.count, $0.format) }
             let frequent = max(2, values / 20)
+            // Numbers of which some are negative take each format twice (`numberFormats`): as
+            // many groups as their formats hold, so that what is counted covered is proposed.
+            let negative = numbers && typeable.contains { $0.shape.steps.first == .literal("-") }
+            let alternatives = negative ? (1 + maximumAlternatives) / 2 - 1 : maximumAlternatives
             let formats =
                 [rankedGroups[0]]
-                + rankedGroups.dropFirst().prefix(maximumAlternatives).filter { $0.count >= frequent }
+                + rankedGroups.dropFirst().prefix(alternatives).filter { $0.count >= frequent }
             column.covered = formats.reduce(0) { $0 + $1.count }
             guard column.covered * 2 >= values else {
-                let top = rankedGroups.prefix(1 + maximumAlternatives).reduce(0) { $0 + $1.count }
+                let shown = min(rankedGroups.count, 1 + alternatives)
+                let top = rankedGroups.prefix(shown).reduce(0) { $0 + $1.count }
                 column.leftOut =
-                    "too many shapes: \(shapeCount) in \(values) values, the \(min(rankedGroups.count, 1 + maximumAlternatives)) most common formats would cover \(percent(top, of: values))"
+                    (numbers
+                        ? "signed or decimal numbers in \(shapeCount) shapes, which a mask does not check: "
+                        : "too many shapes: \(shapeCount) in \(values) values, ")
+                    + "the \(shown) most common formats would cover \(percent(top, of: values))"
                 return column
             }
             column.formats = formats.map(\.format)
@@ -302,49 +283,37 @@ public enum SpecProposer {
         return best
     }
 
-    /// Why values of no recognised kind make no format: words of every length (free text), or
-    /// whole numbers of every length (an identifier, a count), which a mask does not check.
-    static func unsuitable(
-        _ tally: ValueTally, ranked: [(shape: ValueShape, count: Int)], _ shapeCount: String
-    ) -> String? {
-        let values = tally.values
-        let wordy = ranked.filter { $0.shape.hasLetterRun(of: 3) }
-        let withWords = wordy.reduce(0) { $0 + $1.count } + tally.otherShapesWithWords
-        if withWords * 2 >= values, (wordy.first?.count ?? 0) * 2 < withWords {
-            return
-                "free text: words in \(withWords) of \(plural(values, "value")), \(shapeCount) shape"
-                + (shapeCount == "1" ? "" : "s")
-        }
-        if ranked.count + tally.otherShapes > 1, tally.otherShapesNotDigitsOnly == 0,
-            ranked.allSatisfy({ $0.shape.isDigitsOnly })
-        {
-            return
-                "whole numbers of \(shapeCount) lengths (an identifier or a count), which a mask does not check"
-        }
-        return nil
-    }
-
     /// Masks every sampled value of the proposed columns with their formats, as a run would,
     /// and notes how many came out complete and the shapes of the others: each distinct value
     /// once, with its count, then the values in the spool, read once for every column.
     static func measure(_ columns: inout [ColumnProposal], _ sample: RecordSample, _ chosen: [Int])
         throws(MaskCleanError)
     {
-        // Only the columns with values in the spool keep their mask until it is read.
-        var measures: [Int: (column: Int, measure: Measure)] = [:]
-        for (position, index) in chosen.enumerated() where columns[position].leftOut == nil {
-            var measure = try Measure(columns[position])
-            for (value, count) in sample.tallies[index].distinct { measure.add(value, count: count) }
-            if sample.tallies[index].beyond == nil {
-                measure.finish(&columns[position])
-            } else {
-                measures[index] = (position, measure)
+        // Only the columns with values in the spool keep their mask until it is read. A column
+        // whose formats `Measure` changed is measured again, with the spool read again if need be.
+        var pending = chosen.enumerated().filter { columns[$0.offset].leftOut == nil }
+        while !pending.isEmpty {
+            var measures: [Int: (column: Int, measure: Measure)] = [:]
+            var again: [(offset: Int, element: Int)] = []
+            for (position, index) in pending {
+                var measure = try Measure(columns[position])
+                for (value, count) in sample.tallies[index].distinct { measure.add(value, count: count) }
+                if sample.tallies[index].beyond == nil {
+                    if measure.finish(&columns[position]) { again.append((position, index)) }
+                } else {
+                    measures[index] = (position, measure)
+                }
             }
+            if !measures.isEmpty {
+                try sample.spool?.readBack { (index, value) throws(MaskCleanError) in
+                    measures[index]?.measure.add(utf8: value)
+                }
+            }
+            for (index, entry) in measures where entry.measure.finish(&columns[entry.column]) {
+                again.append((entry.column, index))
+            }
+            pending = again
         }
-        try sample.spool?.readBack { (index, value) throws(MaskCleanError) in
-            measures[index]?.measure.add(utf8: value)
-        }
-        for (_, entry) in measures { entry.measure.finish(&columns[entry.column]) }
     }
 
     /// `1 value`, `2 values`.

@@ -122,6 +122,11 @@ struct ValueShape: Hashable, Sendable {
     /// Whether the shape is one run of digits and nothing else.
     var isDigitsOnly: Bool { !steps.isEmpty && steps.allSatisfy { $0 == .digit } }
 
+    /// How many runs of letters the shape holds (words, in free text).
+    var letterRuns: Int {
+        zip(steps, [nil] + steps.map(Optional.some)).filter { $0 == .letter && $1 != .letter }.count
+    }
+
     /// Whether the shape holds a run of at least `length` letters (a word, in free text).
     func hasLetterRun(of length: Int) -> Bool {
         var run = 0

@@ -133,8 +133,9 @@ struct DescribeRulesTests {
     func signedFormats() throws {
         let column = try SpecProposer.propose(
             "amount", cells: ["3.20", "-3.20", "12.50", "-12.50", "32.0"], unmaskable: 0)
-        #expect(column.formats == ["[0].[00]", "-[0].[00]", "[00].[00]", "-[00].[00]"])
-        // `32.0` would be 3.20 in `[0].[00]`: its point is dropped, so it is lossy.
+        #expect(column.formats == ["[00].[00]", "-[00].[00]", "[0].[00]", "-[0].[00]"])
+        // `32.0` is a shape of its own (a number's shapes are grouped by their sign only), of one
+        // value: no format, so it is not complete, as it would be written 3.20 in `[0].[00]`.
         #expect(column.complete == 4)
     }
 

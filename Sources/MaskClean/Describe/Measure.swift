@@ -1,0 +1,154 @@
+import MaskEngine
+
+/// A proposed column's values masked with its formats, one after another, as a run masks them:
+/// through the masking stage's `CellMasker`, with the column's check, case, ignored and
+/// significant characters; a phone column's cells are read by its phone reader, as a run reads
+/// them. Every complete cell is also checked to say what its input says (`MeaningCheck`): a
+/// column whose formats would change a value's meaning is not proposed.
+struct Measure {
+    let masker: CellMasker
+    let meaning: MeaningCheck
+    let isPhone: Bool
+    let formats: [String]
+    /// A format no one would type (`ProposedFormats.untypeable`), which leaves the column out.
+    let untypeableFormat: String?
+    var complete = 0
+    var uncovered: [String: Int] = [:]
+    /// The complete cells whose formatted value says something else, by change, each with its
+    /// shortest value (then the first in byte order, so that the comment is the same however the
+    /// values come), what it was written as, and by which format: bytes only for failing cells.
+    var changed: [MeaningChange: ChangedValues] = [:]
+    struct ChangedValues {
+        var count: Int
+        var value: [UInt8]
+        var formatted: [UInt8]
+        var format: Int?
+    }
+    /// The formats (indices into `formats`) that wrote those cells.
+    var faultyFormats: Set<Int> = []
+    /// A phone cell's formatted and E.164 values, copied out of the reader's buffers to be read
+    /// back: reused from cell to cell.
+    private var formattedCopy: [UInt8] = []
+    private var numberCopy: [UInt8] = []
+
+    /// The column's spec as written compiles.
+    init(_ column: ColumnProposal) throws(MaskCleanError) {
+        let spec = try SpecLoader.parse(Array(SpecProposal.json([column]).utf8), file: "proposed spec")
+        masker = CellMasker(columns: spec.columns)
+        meaning = MeaningCheck(spec.columns[0], kind: column.kind)
+        isPhone = spec.columns[0].phone != nil
+        formats = column.formats
+        untypeableFormat = column.formats.first { ProposedFormats.isUntypeable($0) }
+    }
+
+    mutating func add(_ value: String, count: Int) {
+        var value = value
+        value.withUTF8 { add(utf8: $0, count: count) }
+    }
+
+    mutating func add(utf8 value: UnsafeBufferPointer<UInt8>, count: Int = 1) {
+        let cell = masker.maskAnyColumn(value, column: 0, row: 1)
+        if cell.status == .complete {
+            complete += count
+            if let change = isPhone ? phoneChange(value, cell) : meaning.change(value, cell.formatted) {
+                if !isPhone { faultyFormats.insert(cell.outcome.chosen) }
+                noteChange(
+                    change, value, cell.formatted, format: isPhone ? nil : cell.outcome.chosen, count: count)
+            }
+        } else {
+            let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
+            // As many shapes as a column counts of its values (`ColumnTally`): the common ones
+            // are among the first, and only three are shown.
+            if uncovered.count < ColumnTally.distinctKept || uncovered[shape] != nil {
+                uncovered[shape, default: 0] += count
+            }
+        }
+    }
+
+    /// A phone number means the number its reader reads: its formatted value must read back as
+    /// the same number (a trunk prefix legitimately goes in the international format).
+    private mutating func phoneChange(_ value: UnsafeBufferPointer<UInt8>, _ cell: CellMasker.MaskedCell)
+        -> MeaningChange?
+    {
+        if value.count == cell.formatted.count, value.elementsEqual(cell.formatted) { return nil }
+        formattedCopy.removeAll(keepingCapacity: true)
+        formattedCopy.append(contentsOf: cell.formatted)
+        numberCopy.removeAll(keepingCapacity: true)
+        numberCopy.append(contentsOf: cell.extracted)
+        let same = formattedCopy.withUnsafeBufferPointer { formatted in
+            let again = masker.maskAnyColumn(formatted, column: 0, row: 1)
+            return again.status == .complete && again.extracted.elementsEqual(numberCopy)
+        }
+        return same ? nil : .otherNumber
+    }
+
+    private mutating func noteChange(
+        _ change: MeaningChange, _ value: UnsafeBufferPointer<UInt8>, _ formatted: UnsafeBufferPointer<UInt8>,
+        format: Int?, count: Int
+    ) {
+        if var known = changed[change] {
+            known.count += count
+            if value.count < known.value.count
+                || value.count == known.value.count && value.lexicographicallyPrecedes(known.value)
+            {
+                (known.value, known.formatted, known.format) = (Array(value), Array(formatted), format)
+            }
+            changed[change] = known
+        } else {
+            changed[change] = ChangedValues(
+                count: count, value: Array(value), formatted: Array(formatted), format: format)
+        }
+    }
+
+    /// Each change's count and its example, as the comment shows it: shapes, never the data.
+    private var examples: [MeaningChange: (count: Int, example: String)] {
+        changed.mapValues { values in
+            let shapes = [values.value, values.formatted].map {
+                ValueShape(String(decoding: $0, as: UTF8.self)).shownFormat
+            }
+            var example = "\(SpecProposal.quoted(shapes[0])) written \(SpecProposal.quoted(shapes[1]))"
+            // The format at fault, for the user to take out of the spec and keep the rest: as
+            // the spec would write it (its letters and digits are the format's own, a shape's are
+            // slots), a character outside ASCII that redaction hides as its placeholder.
+            if let format = values.format, formats.count > 1, formats.indices.contains(format) {
+                let shown = String(formats[format].map { $0.isASCII ? $0 : Redaction.placeholder($0) ?? $0 })
+                example += " by \(SpecProposal.quoted(shown))"
+            }
+            return (values.count, example)
+        }
+    }
+
+    /// The column's complete count, and the most common shapes of its other values; or why it is
+    /// left out after all. Returns true when the column is to be measured again: a kind's
+    /// alternative formats that changed what values say are taken out (a North American number's
+    /// extension format wrote twelve bare digits as a number with an extension), and the kind is
+    /// proposed with the others, its comment saying which were taken out and why.
+    @discardableResult
+    func finish(_ column: inout ColumnProposal) -> Bool {
+        column.complete = complete
+        column.uncovered = uncovered.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .prefix(SpecProposer.uncoveredShown).map { ShapeCount(shape: $0.key, count: $0.value) }
+        if let format = untypeableFormat {
+            column.leftOut =
+                "a format would hold a character no one types: \(SpecProposal.quoted(ValueShape(format: format).shownFormat))"
+        } else if !changed.isEmpty {
+            let reason = ProposedFormats.meaningChanged(examples)
+            guard column.kind != nil, !isPhone, !faultyFormats.isEmpty, !faultyFormats.contains(0) else {
+                column.leftOut = reason
+                return false
+            }
+            if column.formatsTakenOut.isEmpty { column.formatsTakenOutReason = reason }
+            column.formatsTakenOut += faultyFormats.sorted().map { formats[$0] }
+            column.formats = formats.indices.filter { !faultyFormats.contains($0) }.map { formats[$0] }
+            let taken = column.formatsTakenOut
+            let note =
+                "taken out \(taken.map(SpecProposal.quoted).joined(separator: ", ")): "
+                + column.formatsTakenOutReason.replacingOccurrences(
+                    of: "its formats would", with: taken.count == 1 ? "it would" : "they would")
+            column.notes.removeAll { $0.hasPrefix("taken out ") }
+            column.notes.append(note)
+            return true
+        }
+        return false
+    }
+}
