@@ -771,7 +771,7 @@ def main(argv=None):
         "gzip -dc": gunzip, "from gz": from_gz, "from zst": from_zst, "to zst 1": to_zst1,
         "to zst": to_zst, "checks": checked,
     }
-    print("\n### Targets (issues 14, 15, 24 and 26)\n")
+    print("\n### Targets (issues 14, 15, 24, 26 and 28)\n")
     print(targets_table(targets(measured)))
     print("\nThe engine's applies/s targets (>= 15 M/s ASCII phone, >= 5 M/s three-format affine "
           "phone, p50) are the Benchmarks/ table that make bench prints next; orjson and the "
