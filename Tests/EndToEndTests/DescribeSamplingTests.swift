@@ -66,7 +66,7 @@ struct DescribeSamplingTests {
         #expect(yaml.contains(#"# "district": 30000 values; of the 10000 sampled, "#), "\(yaml)")
     }
 
-    @Test("two runs give the same spec, byte for byte, and standard input gives the file's")
+    @Test("two runs give the same spec, byte for byte, and standard input or a pipe gives the file's")
     func repeatable() throws {
         let folder = try TemporaryFolder()
         let text = Self.practices(25_000)
@@ -81,6 +81,11 @@ struct DescribeSamplingTests {
             outcome.stdoutText.replacingOccurrences(of: name, with: "INPUT")
         }
         #expect(named(piped, #""stdin""#) == named(first, "\"\(input)\""))
+        // A pipe named by a path (a process substitution) is read twice as standard input is.
+        let fifo = try Maskclean.run(
+            ["describe", "/dev/stdin", "--input-format", "csv"], stdin: Data(text.utf8))
+        #expect(fifo.status == 0, "stderr: \(fifo.stderr)")
+        #expect(named(fifo, #""/dev/stdin""#) == named(first, "\"\(input)\""))
     }
 
     @Test("--head N gives what the first N records give; with --sample it samples them")

@@ -4,9 +4,10 @@ import Foundation
     import Glibc
 #endif
 
-/// Standard input as `describe` read it, for its second reading: the proposal is judged from a
-/// sample spread over every record, then every record is masked with it (`SpecProposer.measure`),
-/// and a pipe cannot be read twice. A regular file is simply opened again.
+/// An input that is not a regular file (standard input, a pipe, a process substitution) as
+/// `describe` read it, for its second reading: the proposal is judged from a sample spread over
+/// every record, then every record is masked with it (`SpecProposer.measure`), and a pipe cannot
+/// be read twice. A regular file is simply opened again.
 ///
 /// The file is made in `$TMPDIR` (or `/tmp`) and unlinked at once, so that nothing is left
 /// behind however describe ends; it holds the bytes as read (compressed ones stay compressed),
@@ -25,7 +26,7 @@ final class InputCopy {
         guard made >= 0 else {
             throw .cannotCreate(
                 name,
-                "cannot create the temporary file that holds standard input for describe's second reading (\(systemError(errno)))"
+                "cannot create the temporary file that holds the input for describe's second reading, as a pipe cannot be read twice (\(systemError(errno)))"
             )
         }
         unlink(name)

@@ -42,7 +42,8 @@ struct RecordSample {
     var limits = ColumnTally.Limits()
     /// How the input is read, for `SpecProposer.measure` to read it again.
     let pass: RecordPass
-    /// Standard input as it was read, for the second reading.
+    /// An input that is not a regular file (standard input, a pipe) as it was read, for the
+    /// second reading.
     private var copy: InputCopy?
     private let input: String
     private var columnIndex: [String: Int] = [:]
@@ -67,7 +68,8 @@ struct RecordSample {
         let input = try InputFile(path: options.input)
         var sample = RecordSample(file: input.name, input: options.input, pass: pass)
         sample.limits = limits
-        if options.input == "-" {
+        // A pipe (standard input, a process substitution, a FIFO) cannot be read twice.
+        if input.size == nil {
             let copy = try InputCopy()
             input.copy = copy
             sample.copy = copy
@@ -98,8 +100,8 @@ struct RecordSample {
         return sample
     }
 
-    /// The input from its start, for a second reading: a file opened again, or standard input
-    /// as it was read.
+    /// The input from its start, for a second reading: a regular file opened again, or a pipe's
+    /// bytes as they were read.
     func reopened() throws(MaskCleanError) -> InputFile {
         if let copy { return try copy.reopened(as: file) }
         return try InputFile(path: input)
