@@ -24,10 +24,13 @@ report is the peak RSS of that one command; CPU time is the kernel's count for t
 of the finished children, in microseconds) and wall time is taken here around it. With --big-rows M it also runs maskclean once on an M-row file of each kind (e.g.
 5,000,000): memory should depend on the chunk size, not the file. Then it runs long formats and
 many formats on short values once each (stopped after --limit seconds), and counts instructions
-per row with callgrind on the first 50,000 records (unless --no-instructions), and `describe
---sample 0` once each on the N-row CSV and on a wide CSV (100,000 columns, 10 rows), against
-`describe` with its default sample and with --sample 200,000: describe keeps counts, not cells,
-so its memory should not grow with the records once a column's tables are full. The report: the timing table, the memory, describe and long-format tables,
+per row with callgrind on the first 50,000 records (unless --no-instructions), and `describe`:
+by default (the whole N-row CSV read twice, a sample of 10,000 records spread over it) three
+times, taking turns with `check` of the same file with the bench spec at --jobs 1 and by default
+(issue 28: describe takes at most 3x a check), then once each with --head 10,000, --sample
+200,000, --sample 0 on the N-row CSV and --sample 0 on a wide CSV (100,000 columns, 10 rows):
+describe keeps counts, not cells, so its memory should not grow with the records once a column's
+tables are full. The report: the timing table, the memory, describe and long-format tables,
 and the targets with this run's figures.
 
 Data files live in DIR (default bench-data/ at the repository root, which git ignores) and are
@@ -451,18 +454,37 @@ def wide_csv(path, columns=100_000, rows=10):
     return path
 
 
+def describe_case(maskclean, data_dir, label, source, rows, *extra):
+    """describe writing its spec to DIR (--force: the same file each run), so that standard output
+    is not what is measured."""
+    argv = [str(maskclean), "describe", str(source), "-o", str(data_dir / "described.yaml"),
+            "--force", *extra]
+    return Case(label, argv, source, rows, masks=False)
+
+
+def describe_against_check(maskclean, data_dir, data):
+    """describe by default (the whole file) and check of the same file with the bench spec, at
+    --jobs 1 and by default: run in turns, for issue 28's 3x."""
+    def check(label, *extra):
+        argv = [str(maskclean), "check", str(SPEC), str(data.csv), "--quiet", *extra]
+        # A threshold not met (exit 1) is still a timed check.
+        return Case(label, argv, data.csv, data.rows)
+
+    return [describe_case(maskclean, data_dir, f"describe, whole file ({data.rows:,} rows), "
+                          "sample 10,000", data.csv, data.rows),
+            check("check, --jobs 1", "--jobs", "1"), check("check, default jobs")]
+
+
 def describe_cases(maskclean, data_dir, data):
-    """describe with its default sample, --sample 200,000 and --sample 0 on the N-row CSV; and
-    --sample 0 on a wide CSV. Each writes its spec to DIR, so that standard output is not what is measured."""
+    """describe with --head 10,000, --sample 200,000 and --sample 0 on the N-row CSV; and
+    --sample 0 on a wide CSV."""
     wide = wide_csv(data_dir / "wide-100000.csv")
 
     def case(label, source, rows, *extra):
-        argv = [str(maskclean), "describe", str(source), "-o", str(data_dir / "described.yaml"),
-                *extra]
-        return Case(label, argv, source, rows, masks=False)
+        return describe_case(maskclean, data_dir, label, source, rows, *extra)
 
     part = min(200_000, data.rows)
-    return [case("describe, default sample (10,000 records)", data.csv, 10_000),
+    return [case("describe --head 10,000 (the first records)", data.csv, 10_000, "--head", "10000"),
             case(f"describe --sample {part:,}", data.csv, part, "--sample", str(part)),
             case(f"describe --sample 0, {data.rows:,} rows", data.csv, data.rows, "--sample", "0"),
             case("describe --sample 0, 100,000 columns x 10 rows", wide, 10, "--sample", "0")]
@@ -538,6 +560,13 @@ def targets(measured):
             add(case.label, "did not finish in time", f"< {limit} s, < 100 MiB", False)
     if m.get("describe"):
         _, part, whole, wide = m["describe"]
+        described, check1, check = m["describe against check"]
+        for against in (check1, check):
+            ratio = described.wall / against.wall
+            add(f"describe of the whole file over {against.label} (median wall)",
+                f"{described.wall:.3f} / {against.wall:.3f} s = {ratio:.2f}x", "<= 3x", ratio <= 3)
+        add("describe of the whole file, peak RSS", f"{described.peak_rss_mib:.1f} MiB",
+            "<= 100 MiB", described.peak_rss_mib <= 100)
         # Past 10,000 distinct values a column's tables are full: more records add nothing.
         add(f"describe peak RSS, --sample 0 ({whole.rows:,} rows) over --sample {part.rows:,}",
             f"{whole.peak_rss_mib:.1f} / {part.peak_rss_mib:.1f} MiB", "flat (<= 1.1x), <= 100 MiB",
@@ -697,7 +726,10 @@ def main(argv=None):
         log("long formats and many formats on short values")
         long_formats = [(case, run_with_limit(case, gnu_time, args.limit) is not None)
                         for case in long_format_cases(maskclean, data_dir)]
-        log("describe, default sample and --sample 0")
+        log("describe of the whole file against check, in turns")
+        against = describe_against_check(maskclean, data_dir, data)
+        run_cases(against, 3, gnu_time)
+        log("describe, --head, --sample and --sample 0")
         described = describe_cases(maskclean, data_dir, data)
         run_cases(described, 1, gnu_time)
         instructions = instruction_counts(maskclean, data_dir) if args.instructions else None
@@ -728,8 +760,10 @@ def main(argv=None):
             print(f"| {case.label} | stopped after {args.limit} s | - |")
     print("\n### describe: counts, not cells (one run each)\n")
     print(describe_table(described))
+    print("\n### describe of the whole file against check (medians of 3, in turns)\n")
+    print(describe_table(against))
     measured = {
-        "describe": described,
+        "describe": described, "describe against check": against,
         "floor": floor, "csv jobs 1": jobs1, "csv default": default, "csv to file": to_file,
         "dd": dd, "ndjson jobs 1": ndjson1, "ndjson default": ndjson, "cores": cores,
         "maskclean cases": [c for c in cases if c.masks] + big_cases, "big": big_cases,
@@ -737,7 +771,7 @@ def main(argv=None):
         "gzip -dc": gunzip, "from gz": from_gz, "from zst": from_zst, "to zst 1": to_zst1,
         "to zst": to_zst, "checks": checked,
     }
-    print("\n### Targets (issues 14, 15, 24 and 26)\n")
+    print("\n### Targets (issues 14, 15, 24, 26 and 28)\n")
     print(targets_table(targets(measured)))
     print("\nThe engine's applies/s targets (>= 15 M/s ASCII phone, >= 5 M/s three-format affine "
           "phone, p50) are the Benchmarks/ table that make bench prints next; orjson and the "

@@ -131,11 +131,11 @@ struct DescribeEndToEndTests {
         #expect(body(fromGzip.stdoutText) == body(fromPlain.stdoutText))
     }
 
-    @Test("with --sample N it stops after N records: a pipe that never ends does not keep it waiting")
-    func stopsAfterSample() throws {
+    @Test("with --head N it stops after N records: a pipe that never ends does not keep it waiting")
+    func stopsAfterHead() throws {
         let process = Process()
         process.executableURL = Maskclean.binary
-        process.arguments = ["describe", "-", "--input-format", "csv", "--sample", "20"]
+        process.arguments = ["describe", "-", "--input-format", "csv", "--head", "20"]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -152,24 +152,24 @@ struct DescribeEndToEndTests {
         if !ended { kill(process.processIdentifier, SIGKILL) }
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
-        #expect(ended, "describe --sample 20 kept reading an open pipe")
+        #expect(ended, "describe --head 20 kept reading an open pipe")
         #expect(process.terminationStatus == 0)
         let text = String(decoding: reader.data, as: UTF8.self)
         #expect(text.contains("from 20 records of \"stdin\""))
         #expect(text.contains(#"# "phone": 20 values sampled, 100% North American phone numbers."#))
     }
 
-    @Test("records after the sample are not judged: a malformed one there does not fail describe")
-    func malformedRecordAfterSample() throws {
+    @Test("records after --head are not read: a malformed one there does not fail describe")
+    func malformedRecordAfterHead() throws {
         let scratch = try TemporaryFolder()
         var text = "id,zip\n"
         for row in 1...3000 { text += "\(row),\(10000 + row * 7)\n" }
         text += "3001,\"94105\n"  // an unterminated quote on line 3002
         let input = try scratch.write("zips.csv", text)
-        let sampled = try Maskclean.run(["describe", input, "--sample", "100"])
-        #expect(sampled.status == 0, "stderr: \(sampled.stderr)")
-        #expect(sampled.stdoutText.contains("from 100 records"))
-        let whole = try Maskclean.run(["describe", input, "--sample", "0", "-o", scratch.path("spec.yaml")])
+        let headed = try Maskclean.run(["describe", input, "--head", "100"])
+        #expect(headed.status == 0, "stderr: \(headed.stderr)")
+        #expect(headed.stdoutText.contains("from 100 records"))
+        let whole = try Maskclean.run(["describe", input, "--sample", "100", "-o", scratch.path("spec.yaml")])
         #expect(whole.status == 65)
         #expect(whole.stderr.contains("zips.csv:3002: unterminated quoted field"), "stderr: \(whole.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("spec.yaml")))
@@ -227,13 +227,14 @@ struct DescribeMemoryTests {
 }
 
 extension DescribeMemoryTests {
-    @Test("a temporary file for the values that cannot be made is exit 73, with nothing written")
-    func spoolNotMade() throws {
+    @Test(
+        "a temporary file for standard input's second reading that cannot be made is exit 73, with nothing written"
+    )
+    func inputCopyNotMade() throws {
         let folder = try TemporaryFolder()
-        let input = try folder.write("codes.csv", Self.codes(10_001))
         let outcome = try Maskclean.run(
-            ["describe", input, "--sample", "0", "-o", folder.path("spec.yaml")],
-            environment: ["TMPDIR": folder.path("missing")])
+            ["describe", "-", "--input-format", "csv", "-o", folder.path("spec.yaml")],
+            stdin: Data(Self.codes(100).utf8), environment: ["TMPDIR": folder.path("missing")])
         #expect(outcome.status == 73)
         #expect(outcome.stderr.contains("cannot create the temporary file"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("spec.yaml")))

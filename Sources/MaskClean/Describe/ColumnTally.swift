@@ -1,7 +1,7 @@
-/// What `describe` keeps of one column while it reads (docs/command-line.md, `describe`): counts,
-/// never the cells. Its first `distinctKept` distinct values are counted in memory; a value
-/// beyond them goes to the sample's spool, to be masked once the formats are known, and only its
-/// shape and kind are counted here. A column of few distinct values (a code, a state, a date)
+/// What `describe` keeps of one column of its sample (docs/command-line.md, `describe`): counts,
+/// never the cells. Its first `distinctKept` distinct values are counted in memory; of a value
+/// beyond them (with `--sample 0`) only its shape and kind are counted here, and it is masked
+/// when the input is read again (`SpecProposer.measure`). A column of few distinct values (a code, a state, a date)
 /// then costs what its distinct values do, and a column of a million phone numbers no more than
 /// its first ten thousand.
 struct ColumnTally {
@@ -10,7 +10,7 @@ struct ColumnTally {
     static let distinctKept = 10_000
 
     /// How much a column keeps in memory: `distinctKept` of each by default, less in the tests
-    /// that make a small sample take the spool's way.
+    /// that make a small sample take the second reading's way.
     struct Limits: Sendable {
         var distinctValues = ColumnTally.distinctKept
         var shapes = ColumnTally.distinctKept
@@ -30,8 +30,7 @@ struct ColumnTally {
     var beyond: ValueTally?
 
     /// Counts one non-empty value. Returns false for one that is not among the distinct values
-    /// and finds no room there: its shape and kind are counted, and the caller keeps the value
-    /// in the spool.
+    /// and finds no room there: only its shape and kind are counted.
     mutating func add(_ value: String, _ limits: Limits) -> Bool {
         values += 1
         if distinct.count < limits.distinctValues {

@@ -1,5 +1,5 @@
-/// What `maskclean describe` reads (docs/command-line.md): the input, read as `run` reads it, and
-/// how many of its records to look at.
+/// What `maskclean describe` reads (docs/command-line.md): the input, read as `run` reads it, how
+/// many of its records to read and how many of them to judge the proposal from.
 public struct DescribeOptions: Sendable {
     public var input: String
     public var inputFormat: RecordFormat?
@@ -7,8 +7,11 @@ public struct DescribeOptions: Sendable {
     public var delimiter: UInt8?
     /// The columns of a CSV or TSV input without a header line (`--no-header --columns`).
     public var columnNames: [String]?
-    /// The most records to read; 0 reads them all.
+    /// The records the proposal is judged from, spread over every record read (`--sample`);
+    /// 0 judges it from every one.
     public var sample = RecordSample.defaultSize
+    /// The most records to read (`--head`); 0 reads them all.
+    public var head = 0
     /// Propose only these columns (`--only`), in the input's order; nil for every column.
     public var only: [String]?
 
@@ -17,152 +20,154 @@ public struct DescribeOptions: Sendable {
     }
 }
 
-/// The first records of an input, column by column, added up as they are read: each column's
-/// tally of its values (`ColumnTally`), never the cells, so that memory does not grow with the
-/// records. A cell that is missing, JSON `null` or the empty string is empty, as a run counts it.
+/// The records of an input `describe` judges its proposal from: a sample of `--sample` records
+/// spread over every record read (`Reservoir`), each column's values added up (`ColumnTally`)
+/// in input order. The whole input is read: a key first met in its last record is a column, and
+/// a bad record anywhere fails describe as it would fail a run. A cell that is missing, JSON
+/// `null` or the empty string is empty, as a run counts it.
 struct RecordSample {
     static let defaultSize = 10_000
 
     /// The input's name in messages (`stdin` for `-`).
     var file: String
-    /// Records read.
+    /// Records read: every record, or the first `--head`.
     var records = 0
+    /// Records whose values were added up: the sample.
+    var sampled = 0
     /// The columns in input order: a CSV header's names, or JSON keys as first met.
     var columns: [String] = []
-    /// Each column's values, added up.
+    /// Each column's sampled values, added up; `unmaskable` counts every record read.
     var tallies: [ColumnTally] = []
-    /// The values beyond a column's first distinct ones, made when the first such value comes.
-    var spool: ValueSpool?
     /// What a column keeps in memory.
     var limits = ColumnTally.Limits()
+    /// How the input is read, for `SpecProposer.measure` to read it again.
+    let pass: RecordPass
+    /// An input that is not a regular file (standard input, a pipe) as it was read, for the
+    /// second reading.
+    private var copy: InputCopy?
+    private let input: String
     private var columnIndex: [String: Int] = [:]
 
-    /// Reads up to `options.sample` records (all for 0) with the readers `run` uses: the same
-    /// formats, decompression and errors. Records are read a chunk at a time and reading stops
-    /// once enough are in, so a huge input is not read to its end.
+    /// Whether every record read is in the sample.
+    var isWhole: Bool { sampled == records }
+
+    private init(file: String, input: String, pass: RecordPass) {
+        self.file = file
+        self.input = input
+        self.pass = pass
+    }
+
+    /// Reads the input with the readers `run` uses (the same formats, decompression and errors)
+    /// and keeps `options.sample` of its records, chosen uniformly over all of them and the same
+    /// on every run, in memory (every record for 0); their values are then added up in input
+    /// order, so that an input of no more records than the sample is judged from all of them.
     static func read(
         _ options: DescribeOptions, limits: ColumnTally.Limits = .init()
     ) throws(MaskCleanError) -> RecordSample {
-        let format: RecordFormat
-        if let chosen = options.inputFormat {
-            format = chosen
-        } else {
-            format = try Runner.format(of: options.input)
-        }
+        let pass = try RecordPass(options)
         let input = try InputFile(path: options.input)
-        // The records are read by a run's readers, with no masked column.
-        var runOptions = RunOptions(input: options.input, output: nil, jobs: 1)
-        runOptions.inputFormat = format
-        runOptions.outputFormat = .ndjson
-        runOptions.chunkSize = 64 << 10
-        runOptions.columnNames = options.columnNames
-        let settings = SourceSettings(
-            spec: Spec(file: "", notations: [], columns: []), options: runOptions, outputFormat: .ndjson,
-            delimiter: options.delimiter ?? format.defaultDelimiter)
-        var sample = RecordSample(file: input.name)
+        var sample = RecordSample(file: input.name, input: options.input, pass: pass)
         sample.limits = limits
-        let limit = options.sample > 0 ? options.sample : Int.max
-        switch format {
-        case .csv, .tsv: try sample.read(CSVSource(input: input, settings), input, runOptions, limit: limit)
-        case .ndjson: try sample.read(NDJSONSource(input: input, settings), input, runOptions, limit: limit)
-        case .json: try sample.read(JSONArraySource(input: input, settings), input, runOptions, limit: limit)
+        // A pipe (standard input, a process substitution, a FIFO) cannot be read twice.
+        if input.size == nil {
+            let copy = try InputCopy()
+            input.copy = copy
+            sample.copy = copy
         }
+        var reservoir = Reservoir<[(Int, String?)]>(size: options.sample)
+        var slots: [Int] = []
+        let records = try pass.read(input) { (names: [String]) throws(MaskCleanError) in
+            slots = names.map { sample.column($0) }
+        } record: { (batch, record, number, names) throws(MaskCleanError) in
+            // Every JSON record's keys are columns, whether sampled or not.
+            let members = names == nil ? sample.members(batch, record) : []
+            let slot = options.sample == 0 ? nil : reservoir.slot(for: number)
+            guard options.sample == 0 || slot != nil else { return }
+            let cells: [(Int, String?)]
+            if let names {
+                cells = try sample.cells(batch, record, names, slots)
+            } else {
+                cells = sample.cells(batch, members)
+            }
+            if let slot {
+                reservoir.keep(cells, number: number, at: slot)
+            } else {
+                sample.add(cells)
+            }
+        }
+        sample.records = records
+        for (_, cells) in reservoir.kept.sorted(by: { $0.number < $1.number }) { sample.add(cells) }
         return sample
     }
 
-    private mutating func read<Source: RecordSource>(
-        _ source: Source, _ input: InputFile, _ options: RunOptions, limit: Int
-    ) throws(MaskCleanError) {
-        let start = source.start
-        for name in start.columnNames ?? [] { _ = column(name) }
-        let reader = ChunkReader(
-            input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
-            maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
-            firstLine: start.nextLine)
-        let recordReader = source.makeReader()
-        var returned: ByteBuffer?
-        while records < limit {
-            // Chunks of about the records still wanted: the reader hands them out as soon as
-            // they are in, and a pipe that trickles (or never ends) is not waited on for more.
-            if limit < Int.max { reader.recordBudget = limit - records }
-            guard let event = try reader.next(into: returned) else { break }
-            switch event {
-            case .chunk(let chunk):
-                recordReader.read(chunk)
-                try add(recordReader.batch, columns: start.columnNames, limit: limit)
-                // A bad record past the records wanted is none of the sample's business.
-                if let fatal = recordReader.batch.fatal, records < limit { throw fatal }
-                returned = chunk.buffer
-            case .oversizedRecord(let line):
-                let problem = RecordProblem.tooLong(
-                    maximum: reader.maximumRecordBytes, insideQuotedField: reader.isInsideQuotedField)
-                throw .data(input.name, line: line, problem.message)
-            case .brokenStructure(let line):
-                throw .data(
-                    input.name, line: line,
-                    "the array's structure is broken here (a bracket that closes the wrong one, or a string whose closing quote is missing)"
-                )
+    /// The input from its start, for a second reading: a regular file opened again, or a pipe's
+    /// bytes as they were read.
+    func reopened() throws(MaskCleanError) -> InputFile {
+        if let copy { return try copy.reopened(as: file) }
+        return try InputFile(path: input)
+    }
+
+    /// A CSV record's fields under the header's names: their columns (`slots`) and texts.
+    private func cells(_ batch: RecordBatch, _ record: RecordBatch.Record, _ names: [String], _ slots: [Int])
+        throws(MaskCleanError) -> [(Int, String?)]
+    {
+        var cells: [(Int, String?)] = []
+        cells.reserveCapacity(names.count)
+        for (slot, name) in names.enumerated() {
+            guard let cell = String(validating: batch.text(record, slot), as: UTF8.self) else {
+                throw .data(file, line: record.line, RecordProblem.invalidUTF8InColumn(name).message)
+            }
+            cells.append((slots[slot], cell))
+        }
+        return cells
+    }
+
+    /// A JSON record's top-level members (the object as read, which the reader checked: it
+    /// scans), each key's column made if new; objects, arrays and booleans, which no run masks,
+    /// are counted as they are met.
+    private mutating func members(_ batch: RecordBatch, _ record: RecordBatch.Record)
+        -> [(column: Int, value: JSONToken)]
+    {
+        var members: [(column: Int, value: JSONToken)] = []
+        for (key, value) in JSONMembers(batch, record).all {
+            let index = column(JSONScanner(batch.bytes).decodeString(key) ?? "")
+            switch value.kind {
+            case .object, .array, .bool: tallies[index].unmaskable += 1
+            case .string, .number, .null: break
+            }
+            members.append((index, value))
+        }
+        return members
+    }
+
+    /// A JSON record's members as cells: strings decoded, numbers as written, `null` empty, and
+    /// nil for what no run masks.
+    private func cells(_ batch: RecordBatch, _ members: [(column: Int, value: JSONToken)]) -> [(Int, String?)]
+    {
+        let reader = JSONScanner(batch.bytes)
+        return members.map { member in
+            switch member.value.kind {
+            case .string: (member.column, reader.decodeString(member.value) ?? "")
+            case .number: (member.column, reader.plainDecimal(member.value) ?? "")
+            case .null: (member.column, "")
+            case .object, .array, .bool: (member.column, nil)
             }
         }
     }
 
-    /// Adds the batch's records, up to `limit` in all: a CSV record's fields under `columns`
-    /// (the header's names), a JSON record's top-level members (strings decoded, numbers as
-    /// written). The first bad record ends the sample with the error a run would stop with.
-    private mutating func add(_ batch: RecordBatch, columns names: [String]?, limit: Int)
-        throws(MaskCleanError)
-    {
-        for index in 0..<batch.records.count {
-            let record = batch.records[index]
-            guard records < limit else { return }
-            if record.problem >= 0 {
-                throw .data(file, line: record.line, batch.problems[record.problem].message)
-            }
-            var cells: [(Int, String?)] = []
-            if let names {
-                for (slot, name) in names.enumerated() {
-                    let text = batch.text(record, slot)
-                    guard let cell = String(validating: text, as: UTF8.self) else {
-                        throw .data(
-                            file, line: record.line, RecordProblem.invalidUTF8InColumn(name).message)
-                    }
-                    cells.append((column(name), cell))
-                }
-            } else {
-                // The object as read, which the reader checked: it scans.
-                let object = record.content.lowerBound..<(record.content.upperBound + 1)
-                var scanner = JSONScanner(UnsafeBufferPointer(rebasing: batch.bytes[..<object.upperBound]))
-                scanner.position = object.lowerBound
-                let reader = JSONScanner(batch.bytes)
-                var members: [(key: JSONToken, value: JSONToken)] = []
-                _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
-                    members.append((key, value))
-                }
-                for (key, value) in members {
-                    let index = column(reader.decodeString(key) ?? "")
-                    switch value.kind {
-                    case .string: cells.append((index, reader.decodeString(value) ?? ""))
-                    case .number: cells.append((index, reader.plainDecimal(value) ?? ""))
-                    case .null: cells.append((index, ""))
-                    case .object, .array, .bool: cells.append((index, nil))
-                    }
-                }
-            }
-            // The last cell of a column named twice is the one a run reads: counted from the end.
-            for (index, cell) in cells.reversed() {
-                guard let cell else {
-                    tallies[index].unmaskable += 1
-                    continue
-                }
-                guard tallies[index].lastRecord != records else { continue }
-                tallies[index].lastRecord = records
-                guard !cell.isEmpty else { continue }
-                if !tallies[index].add(cell, limits) {
-                    try madeSpool().append(column: index, cell)
-                }
-            }
-            records += 1
+    /// Adds a sampled record's cells to their columns' tallies.
+    private mutating func add(_ cells: [(Int, String?)]) {
+        // The last cell of a column named twice is the one a run reads: counted from the end.
+        for (index, cell) in cells.reversed() {
+            guard let cell else { continue }
+            guard tallies[index].lastRecord != sampled else { continue }
+            tallies[index].lastRecord = sampled
+            guard !cell.isEmpty else { continue }
+            // A value beyond a column's distinct ones is counted by shape and kind; it is
+            // masked when every record is read again (`SpecProposer.measure`).
+            _ = tallies[index].add(cell, limits)
         }
+        sampled += 1
     }
 
     /// The index of the column `name`, added (empty for the records before) if new.
@@ -173,12 +178,20 @@ struct RecordSample {
         tallies.append(ColumnTally())
         return columns.count - 1
     }
+}
 
-    /// The spool, made the first time a value needs it.
-    private mutating func madeSpool() throws(MaskCleanError) -> ValueSpool {
-        if let spool { return spool }
-        let made = try ValueSpool()
-        spool = made
-        return made
+/// A JSON record's top-level members as tokens into its batch.
+struct JSONMembers {
+    var all: [(key: JSONToken, value: JSONToken)] = []
+
+    init(_ batch: RecordBatch, _ record: RecordBatch.Record) {
+        let object = record.content.lowerBound..<(record.content.upperBound + 1)
+        var scanner = JSONScanner(UnsafeBufferPointer(rebasing: batch.bytes[..<object.upperBound]))
+        scanner.position = object.lowerBound
+        var members: [(key: JSONToken, value: JSONToken)] = []
+        _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
+            members.append((key, value))
+        }
+        all = members
     }
 }

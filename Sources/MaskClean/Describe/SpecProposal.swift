@@ -5,8 +5,11 @@ import MaskEngine
 public struct SpecProposal: Sendable {
     /// The input's name (`stdin` for `-`).
     public var file: String
-    /// Records sampled.
+    /// Records read: every record of the input, or its first `--head`.
     public var records: Int
+    /// Records the proposal was judged from, spread over those read; nil when it was judged
+    /// from every record read.
+    public var sampledRecords: Int?
     /// The columns looked at, in input order.
     public var columns: [ColumnProposal]
 
@@ -35,10 +38,15 @@ public struct ColumnProposal: Sendable, Equatable {
     /// The added columns (`formattedColumn`, ...) written as `null`: the input has a column of
     /// their default name, which a run would refuse to repeat.
     public var omittedOutputs: [String] = []
-    /// Non-empty and empty cells sampled.
+    /// Non-empty and empty cells: a proposed column's of every record read (as `check` counts
+    /// them on the same records), a column left out's of the sample.
     public var values = 0
     public var empty = 0
-    /// Values of `kind`; values of the formats' shapes when no kind was recognised.
+    /// The non-empty cells of the sample the column was judged from, when that is not every
+    /// record read: the share of `covered` is of these.
+    public var sampledValues: Int?
+    /// Values of `kind`; values of the formats' shapes when no kind was recognised: in the
+    /// sample.
     public var covered = 0
     /// Values that came out complete with the formats.
     public var complete = 0
@@ -52,7 +60,7 @@ public struct ColumnProposal: Sendable, Equatable {
     /// every character of the data that redaction hides as its placeholder (`shownFormat`).
     public var uncovered: [ShapeCount] = []
 
-    /// The complete share in hundredths, rounded down, so that the sample passes it.
+    /// The complete share in hundredths, rounded down, so that the records read pass it.
     public var minCompleteHundredths: Int { values == 0 ? 100 : complete * 100 / values }
 }
 
@@ -69,7 +77,8 @@ public struct ShapeCount: Sendable, Equatable {
     public var count: Int
 }
 
-/// Proposes a spec from the first records of an input (docs/command-line.md, `describe`).
+/// Proposes a spec from a sample of an input's records, and measures it on every record read
+/// (docs/command-line.md, `describe`).
 public enum SpecProposer {
     /// Most alternatives a column gets, after its primary format.
     static let maximumAlternatives = 5
@@ -109,7 +118,7 @@ public enum SpecProposer {
             let tally = sample.tallies[index]
             columns.append(
                 try propose(
-                    sample.columns[index], tally.summary, empty: sample.records - tally.values,
+                    sample.columns[index], tally.summary, empty: sample.sampled - tally.values,
                     unmaskable: tally.unmaskable))
         }
         let inputNames = Set(sample.columns)
@@ -131,7 +140,9 @@ public enum SpecProposer {
         // names are the input's, and an added column's is a name plus a suffix that no other
         // suffix ends like, or null when the input has it.
         try measure(&columns, sample, chosen)
-        let proposal = SpecProposal(file: sample.file, records: sample.records, columns: columns)
+        let proposal = SpecProposal(
+            file: sample.file, records: sample.records, sampledRecords: sample.isWhole ? nil : sample.sampled,
+            columns: columns)
         guard !proposal.proposed.isEmpty else {
             let reasons = columns.map { "\($0.name): \($0.leftOut ?? "")" }.joined(separator: "; ")
             throw .data(
@@ -151,7 +162,7 @@ public enum SpecProposer {
     static let phoneOutputKey = (key: "countryColumn", suffix: "_country")
 
     /// Judges one column from its sampled cells, and measures it: what `describe` does with a
-    /// column's tally and spool, all in memory.
+    /// column's tally, all in memory.
     static func propose(_ name: String, cells: [String], unmaskable: Int) throws(MaskCleanError)
         -> ColumnProposal
     {
@@ -281,39 +292,6 @@ public enum SpecProposer {
             best = kind
         }
         return best
-    }
-
-    /// Masks every sampled value of the proposed columns with their formats, as a run would,
-    /// and notes how many came out complete and the shapes of the others: each distinct value
-    /// once, with its count, then the values in the spool, read once for every column.
-    static func measure(_ columns: inout [ColumnProposal], _ sample: RecordSample, _ chosen: [Int])
-        throws(MaskCleanError)
-    {
-        // Only the columns with values in the spool keep their mask until it is read. A column
-        // whose formats `Measure` changed is measured again, with the spool read again if need be.
-        var pending = chosen.enumerated().filter { columns[$0.offset].leftOut == nil }
-        while !pending.isEmpty {
-            var measures: [Int: (column: Int, measure: Measure)] = [:]
-            var again: [(offset: Int, element: Int)] = []
-            for (position, index) in pending {
-                var measure = try Measure(columns[position])
-                for (value, count) in sample.tallies[index].distinct { measure.add(value, count: count) }
-                if sample.tallies[index].beyond == nil {
-                    if measure.finish(&columns[position]) { again.append((position, index)) }
-                } else {
-                    measures[index] = (position, measure)
-                }
-            }
-            if !measures.isEmpty {
-                try sample.spool?.readBack { (index, value) throws(MaskCleanError) in
-                    measures[index]?.measure.add(utf8: value)
-                }
-            }
-            for (index, entry) in measures where entry.measure.finish(&columns[entry.column]) {
-                again.append((entry.column, index))
-            }
-            pending = again
-        }
     }
 
     /// `1 value`, `2 values`.

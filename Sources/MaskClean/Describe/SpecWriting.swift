@@ -58,10 +58,8 @@ extension SpecProposal {
     /// for the first line to point at (`schemaLine`); without it the YAML says how to have it.
     public func yaml(schemaBeside: Bool) -> String {
         var lines = schemaBeside ? [Self.schemaLine] : []
-        lines += [
-            "# Proposed by maskclean describe from \(SpecProposer.plural(records, "record")) of \(Self.quoted(file)).",
-            "# Edit it, then try it on the data: maskclean check SPEC INPUT",
-        ]
+        lines += source
+        lines.append("# Edit it, then try it on the data: maskclean check SPEC INPUT")
         if !schemaBeside { lines += Self.schemaHint }
         lines.append("columns:")
         for column in columns {
@@ -70,13 +68,16 @@ extension SpecProposal {
                 lines.append("  # \(name) left out: \(reason).")
                 continue
             }
-            var figures = "  # \(name): \(SpecProposer.plural(column.values, "value")) sampled"
+            var figures = "  # \(name): \(SpecProposer.plural(column.values, "value"))"
+            figures += column.sampledValues == nil ? " sampled" : ""
             if column.empty > 0 { figures += " (and \(column.empty) empty)" }
+            // The kind and shapes are the sample's, when it is not every record read.
+            let judged = column.sampledValues ?? column.values
+            figures += column.sampledValues.map { "; of the \($0) sampled," } ?? ","
             if let kind = column.kind {
-                figures += ", \(SpecProposer.percent(column.covered, of: column.values)) \(kind)"
+                figures += " \(SpecProposer.percent(column.covered, of: judged)) \(kind)"
             } else {
-                figures +=
-                    ", \(SpecProposer.percent(column.covered, of: column.values)) in these formats' shapes"
+                figures += " \(SpecProposer.percent(column.covered, of: judged)) in these formats' shapes"
             }
             lines.append(
                 figures + (column.notes.isEmpty ? "" : "; " + column.notes.joined(separator: "; ")) + ".")
@@ -107,6 +108,20 @@ extension SpecProposal {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What the spec was proposed from: every record read, or a sample spread over them, whose
+    /// shares of a kind or of shapes are the only figures not of every record.
+    private var source: [String] {
+        guard let sampledRecords else {
+            return [
+                "# Proposed by maskclean describe from \(SpecProposer.plural(records, "record")) of \(Self.quoted(file))."
+            ]
+        }
+        return [
+            "# Proposed by maskclean describe from a sample of \(sampledRecords) of the \(records) records of \(Self.quoted(file)),",
+            "# spread over them all; the shares of a kind or of shapes are the sample's, the other figures of all \(records).",
+        ]
     }
 
     /// A column's keys in the order both forms write them: strings, lists of strings, and

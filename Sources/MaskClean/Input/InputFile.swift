@@ -31,6 +31,8 @@ public final class InputFile {
     private(set) var fileBytesRead = 0
     /// Whether the input is decompressed as it is read (known once reading has begun).
     var isCompressed: Bool { decompressor != nil }
+    /// Where every byte read from the file goes too: `describe` reads standard input twice.
+    var copy: InputCopy?
 
     public init(path: String) throws(MaskCleanError) {
         if path == "-" {
@@ -56,6 +58,17 @@ public final class InputFile {
         let regular = (info.st_mode & S_IFMT) == S_IFREG
         size = regular ? Int(info.st_size) : nil
         modifiedWhenOpened = regular ? info.st_mtim : nil
+    }
+
+    /// A copy of what another input read (`InputCopy`), read as that input: named as it was,
+    /// its size unknown, as standard input's is.
+    init(copy: Int32, name: String) {
+        self.name = name
+        descriptor = copy
+        ownsDescriptor = true
+        size = nil
+        modifiedWhenOpened = nil
+        namedCompression = nil
     }
 
     deinit {
@@ -120,6 +133,7 @@ public final class InputFile {
     fileprivate func readFile(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
         let count = try readDescriptor(into: buffer)
         fileBytesRead += count
+        if count > 0, let copy { try copy.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
         if count == 0, let size { try checkUnchanged(sizeWhenOpened: size) }
         return count
     }

@@ -2,23 +2,27 @@ import ArgumentParser
 import Foundation
 import MaskClean
 
-// maskclean describe INPUT [-o SPEC] [--sample N] [--only a,"b, c",...]... [--input-format F] [--delimiter D]
+// maskclean describe INPUT [-o SPEC] [--sample N] [--head N] [--only a,"b, c",...]... [--input-format F] [--delimiter D]
 //                    [--no-header --columns NAMES]
 //
-// Reads the first records of an export and proposes a spec for it: a format and its alternatives
-// for each column whose values have a recognised kind or a few shapes, with the figures behind
-// them, and why the other columns were left out.
+// Reads an export, proposes a spec for it from a sample of records spread over all of it (a
+// format and its alternatives for each column whose values have a recognised kind or a few
+// shapes, and why the other columns were left out), then masks every record with it for the
+// figures behind it.
 struct Describe: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Propose a spec from the data: formats for the columns that have them, with their figures.",
         discussion: """
-            Reads the first records with the readers of `run` and, for each column, counts its values' \
-            shapes and recognises card numbers, dates and US ZIP codes, which get a canonical format, \
+            Reads every record (or the first --head) with the readers of `run`, keeps a sample of \
+            --sample records spread over all of them (the same on every run) and, for each column, \
+            counts the sample's values' shapes and recognises card numbers, dates and US ZIP codes, which get a canonical format, \
             and phone numbers of any country, which get kind: phone with the region of the numbers \
             written without a country code as defaultRegion (when 80% of the values are valid \
             numbers). A column is proposed when its kind or its formats cover at \
-            least half of its non-empty values, with minComplete set to the share of the sample that \
-            came out complete (rounded down), so that `maskclean check` passes on the sample. The spec \
+            least half of its non-empty values. Every record read is then masked with the proposed \
+            columns: minComplete is the share that came out complete (rounded down), so that \
+            `maskclean check` passes on the same records. A bad record anywhere fails describe with \
+            the error `run` would give. The spec \
             is YAML with a comment of figures for each column (JSON for -o x.json). Edit it, then run \
             `maskclean check` with it.
             """)
@@ -43,8 +47,13 @@ struct Describe: ParsableCommand {
     var force = false
 
     @Option(
-        help: ArgumentHelp("Read the first N records (0 for all).", valueName: "n"))
+        help: ArgumentHelp(
+            "Judge the proposal from N records spread over all those read (0: every record, slower).",
+            valueName: "n"))
     var sample = 10_000
+
+    @Option(help: ArgumentHelp("Read only the first N records (0: every record).", valueName: "n"))
+    var head = 0
 
     @Option(
         help: ArgumentHelp(
@@ -55,6 +64,9 @@ struct Describe: ParsableCommand {
     mutating func validate() throws {
         if sample < 0 {
             throw ValidationError("--sample must be 0 (every record) or more")
+        }
+        if head < 0 {
+            throw ValidationError("--head must be 0 (every record) or more")
         }
         if let names = try onlyNames(), names.contains(where: \.isEmpty) {
             throw ValidationError("--only needs column names separated by commas, none of them empty")
@@ -85,6 +97,7 @@ struct Describe: ParsableCommand {
             options.delimiter = try reader.delimiterByte()
             options.columnNames = try reader.columnNames(input: input)
             options.sample = sample
+            options.head = head
             options.only = try onlyNames()
             try propose(options)
             return .success

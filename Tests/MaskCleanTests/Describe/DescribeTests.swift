@@ -302,11 +302,18 @@ struct DescribeTests {
             #"{"zip": 6429, "n": {"a": 1}}"# + "\n" + #"{"phone": "5552010001", "zip": null, "n": true}"#
                 + "\n")
         options = DescribeOptions(input: ndjson)
-        options.sample = 1
+        options.head = 1
         let first = try RecordSample.read(options)
         #expect(first.records == 1)
         #expect(first.columns == ["zip", "n"])
         #expect(first.tallies[0].distinct == ["6429": 1])
+        // A sample of one record of two: every record is read, and every key is a column.
+        options.head = 0
+        options.sample = 1
+        let one = try RecordSample.read(options)
+        #expect(one.records == 2 && one.sampled == 1 && !one.isWhole)
+        #expect(one.columns == ["zip", "n", "phone"])
+        #expect(one.tallies.map(\.unmaskable) == [0, 2, 0])
         options.sample = 0
         let all = try RecordSample.read(options)
         #expect(all.columns == ["zip", "n", "phone"])
@@ -349,7 +356,7 @@ struct DescribeTests {
     }
 
     @Test(
-        "values beyond a column's distinct ones go to the spool and are measured as if kept",
+        "values beyond a column's distinct ones are measured in a second reading as if kept",
         arguments: ["demo/customers.csv", "cases/describe-orders-tsv/orders.tsv", "dialects/customers.csv"])
     func spooledValues(_ fixture: String) throws {
         var options = DescribeOptions(input: Self.fixtures.appendingPathComponent(fixture).path)
@@ -357,7 +364,8 @@ struct DescribeTests {
         let kept = try SpecProposer.describe(options)
         let spooled = try SpecProposer.describe(options, limits: .init(distinctValues: 3, shapes: .max))
         #expect(spooled.yaml(schemaBeside: false) == kept.yaml(schemaBeside: false))
-        #expect(try RecordSample.read(options, limits: .init(distinctValues: 3, shapes: .max)).spool != nil)
+        let sample = try RecordSample.read(options, limits: .init(distinctValues: 3, shapes: .max))
+        #expect(sample.tallies.contains { $0.beyond != nil })
     }
 
     @Test("a column of more shapes than are counted says so, and its other values make no format")

@@ -1,0 +1,92 @@
+/// One reading of `describe`'s input, record by record, with the readers a run uses: the same
+/// formats, decompression and errors. `describe` reads its input once to sample it and once more
+/// to mask every record with what it proposes (`SpecProposer.measure`).
+struct RecordPass {
+    let format: RecordFormat
+    let options: RunOptions
+    let settings: SourceSettings
+    /// The most records read (`--head`); `Int.max` for every one.
+    let limit: Int
+
+    init(_ describe: DescribeOptions) throws(MaskCleanError) {
+        if let chosen = describe.inputFormat {
+            format = chosen
+        } else {
+            format = try Runner.format(of: describe.input)
+        }
+        // The records are read by a run's readers, with no masked column.
+        var options = RunOptions(input: describe.input, output: nil, jobs: 1)
+        options.inputFormat = format
+        options.outputFormat = .ndjson
+        options.chunkSize = 64 << 10
+        options.columnNames = describe.columnNames
+        self.options = options
+        settings = SourceSettings(
+            spec: Spec(file: "", notations: [], columns: []), options: options, outputFormat: .ndjson,
+            delimiter: describe.delimiter ?? format.defaultDelimiter)
+        limit = describe.head > 0 ? describe.head : Int.max
+    }
+
+    /// Reads `input`'s records, up to `limit`: `header` gets a CSV header's names before any
+    /// record, `record` each record with its batch, its number from 0 and the header's names
+    /// (nil for JSON). The first bad record ends the reading with the error a run stops with.
+    /// Returns how many records were read.
+    func read(
+        _ input: InputFile, header: ([String]) throws(MaskCleanError) -> Void,
+        record: (RecordBatch, RecordBatch.Record, Int, [String]?) throws(MaskCleanError) -> Void
+    ) throws(MaskCleanError) -> Int {
+        switch format {
+        case .csv, .tsv: try read(CSVSource(input: input, settings), input, header, record)
+        case .ndjson: try read(NDJSONSource(input: input, settings), input, header, record)
+        case .json: try read(JSONArraySource(input: input, settings), input, header, record)
+        }
+    }
+
+    private func read<Source: RecordSource>(
+        _ source: Source, _ input: InputFile, _ header: ([String]) throws(MaskCleanError) -> Void,
+        _ body: (RecordBatch, RecordBatch.Record, Int, [String]?) throws(MaskCleanError) -> Void
+    ) throws(MaskCleanError) -> Int {
+        let start = source.start
+        if let names = start.columnNames { try header(names) }
+        let reader = ChunkReader(
+            input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
+            maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
+            firstLine: start.nextLine)
+        let recordReader = source.makeReader()
+        var returned: ByteBuffer?
+        var records = 0
+        while records < limit {
+            // With --head, chunks of about the records still wanted: the reader hands them out
+            // as soon as they are in, and a pipe that trickles (or never ends) is not waited on.
+            if limit < Int.max { reader.recordBudget = limit - records }
+            guard let event = try reader.next(into: returned) else { break }
+            switch event {
+            case .chunk(let chunk):
+                recordReader.read(chunk)
+                let batch = recordReader.batch
+                for index in 0..<batch.records.count {
+                    guard records < limit else { break }
+                    let record = batch.records[index]
+                    if record.problem >= 0 {
+                        throw .data(input.name, line: record.line, batch.problems[record.problem].message)
+                    }
+                    try body(batch, record, records, start.columnNames)
+                    records += 1
+                }
+                // A bad record past the --head records is none of describe's business.
+                if let fatal = batch.fatal, records < limit { throw fatal }
+                returned = chunk.buffer
+            case .oversizedRecord(let line):
+                let problem = RecordProblem.tooLong(
+                    maximum: reader.maximumRecordBytes, insideQuotedField: reader.isInsideQuotedField)
+                throw .data(input.name, line: line, problem.message)
+            case .brokenStructure(let line):
+                throw .data(
+                    input.name, line: line,
+                    "the array's structure is broken here (a bracket that closes the wrong one, or a string whose closing quote is missing)"
+                )
+            }
+        }
+        return records
+    }
+}

@@ -1,0 +1,91 @@
+extension SpecProposer {
+    /// Masks every value read of the proposed columns with their formats, as a run would, and
+    /// notes how many there are, how many came out complete and the shapes of the others. A
+    /// column whose every value read is among its tally's distinct ones is measured from them,
+    /// each once with its count; the others in a second reading of the input (a copy of it for
+    /// standard input), all at once. A column whose formats `Measure` changed (a kind's format at
+    /// fault taken out) is measured again, with the input read again if need be.
+    static func measure(_ columns: inout [ColumnProposal], _ sample: RecordSample, _ chosen: [Int])
+        throws(MaskCleanError)
+    {
+        var pending = Set(chosen.indices.filter { columns[$0].leftOut == nil })
+        while !pending.isEmpty {
+            pending = try measure(&columns, sample, chosen, pending)
+        }
+    }
+
+    /// Measures the columns at `positions`; returns those to measure again.
+    private static func measure(
+        _ columns: inout [ColumnProposal], _ sample: RecordSample, _ chosen: [Int], _ positions: Set<Int>
+    ) throws(MaskCleanError) -> Set<Int> {
+        var again: Set<Int> = []
+        var measures: [(column: Int, measure: Measure, values: Int)] = []
+        // The sample's column index of each column measured in the second reading.
+        var measured: [Int: Int] = [:]
+        for (position, index) in chosen.enumerated() where positions.contains(position) {
+            var measure = try Measure(columns[position])
+            if sample.isWhole && sample.tallies[index].beyond == nil {
+                for (value, count) in sample.tallies[index].distinct { measure.add(value, count: count) }
+                if measure.finish(&columns[position]) { again.insert(position) }
+            } else {
+                measured[index] = measures.count
+                measures.append((position, measure, 0))
+            }
+        }
+        guard !measures.isEmpty else { return again }
+        // Each measured column's CSV field: the last of its name, the one a run reads.
+        var fields: [(slot: Int, measure: Int)] = []
+        // JSON: the measured columns by key, and the record each last had a value in.
+        var byKey: [String: Int] = [:]
+        for (index, entry) in measured { byKey[sample.columns[index]] = entry }
+        var lastRecord = Array(repeating: -1, count: measures.count)
+        let records = try sample.pass.read(try sample.reopened()) {
+            (names: [String]) throws(MaskCleanError) in
+            var slots: [Int: Int] = [:]
+            for (slot, name) in names.enumerated() { if let entry = byKey[name] { slots[entry] = slot } }
+            fields = slots.map { (slot: $0.value, measure: $0.key) }.sorted { $0.slot < $1.slot }
+        } record: { (batch, record, number, names) throws(MaskCleanError) in
+            if let names {
+                for (slot, entry) in fields {
+                    let text = batch.text(record, slot)
+                    guard !text.isEmpty else { continue }
+                    guard text.isValidUTF8 else {
+                        throw .data(
+                            sample.file, line: record.line,
+                            RecordProblem.invalidUTF8InColumn(names[slot]).message)
+                    }
+                    measures[entry].values += 1
+                    measures[entry].measure.add(utf8: text)
+                }
+                return
+            }
+            let reader = JSONScanner(batch.bytes)
+            for (key, value) in JSONMembers(batch, record).all.reversed() {
+                guard let entry = byKey[reader.decodeString(key) ?? ""], lastRecord[entry] != number else {
+                    continue
+                }
+                lastRecord[entry] = number
+                let cell: String
+                switch value.kind {
+                case .string: cell = reader.decodeString(value) ?? ""
+                case .number: cell = reader.plainDecimal(value) ?? ""
+                // A column with what no run masks is left out: it is never measured.
+                case .null, .object, .array, .bool: continue
+                }
+                guard !cell.isEmpty else { continue }
+                measures[entry].values += 1
+                measures[entry].measure.add(cell, count: 1)
+            }
+        }
+        for entry in measures {
+            let column = entry.column
+            if !sample.isWhole && columns[column].sampledValues == nil {
+                columns[column].sampledValues = columns[column].values
+            }
+            columns[column].values = entry.values
+            columns[column].empty = records - entry.values
+            if entry.measure.finish(&columns[column]) { again.insert(column) }
+        }
+        return again
+    }
+}
