@@ -294,10 +294,12 @@ public enum SpecProposer {
         return column
     }
 
-    /// The kind of `kinds` most values are, when at least half of them are. Cards, dates and ZIP
-    /// codes are asked first, then phone numbers of any country (`PhoneTally.choice`), and only
-    /// then North American phone numbers by their shape: a column of valid phone numbers never
-    /// gets the North American masks, and a column of ZIP codes or card numbers is never phones.
+    /// The kind of `kinds` most values are, when at least half of them are, and, for a kind with
+    /// a check, few of its shape fail it (`KindTally.fewFailing`). The kinds the column's name
+    /// allows (`ValueKind.fits`) are asked first, then phone numbers of any country
+    /// (`PhoneTally.choice`), and only then North American phone numbers by their shape: a column
+    /// of valid phone numbers never gets the North American masks, and a column of ZIP codes or
+    /// card numbers is never phones.
     static func recognisedKind(_ tally: ValueTally, among kinds: Set<ValueKind>) -> KindTally? {
         var best: KindTally?
         for kind in tally.kinds
