@@ -8,6 +8,9 @@ enum NumberKinds {
     /// digits and 11 to 30 letters or digits, that fails is `.failing`. The format has the
     /// length's groups of four, separated by spaces, as IBANs are printed.
     static func iban(_ text: [UInt8]) -> KindMatch? {
+        guard text.count >= 15, PostcodeRules.isLetter(text[0]), PostcodeRules.isLetter(text[1]) else {
+            return nil
+        }
         let electronic = text.filter { $0 != 0x20 }.map(PostcodeRules.upper)
         guard (15...34).contains(electronic.count), electronic[..<2].allSatisfy(PostcodeRules.isLetter),
             electronic[2..<4].allSatisfy(PostcodeRules.isDigit),
@@ -25,6 +28,7 @@ enum NumberKinds {
     /// hyphens and spaces between its parts left out: their places depend on the publisher, so
     /// the formats hold the digits alone.
     static func isbn(_ text: [UInt8]) -> KindMatch? {
+        guard (10...17).contains(text.count), PostcodeRules.isDigit(text[0]) else { return nil }
         let code = text.filter { $0 != 0x20 && $0 != UInt8(ascii: "-") }.map(PostcodeRules.upper)
         if code.count == 10, code[..<9].allSatisfy(PostcodeRules.isDigit),
             PostcodeRules.isDigit(code[9]) || code[9] == UInt8(ascii: "X")
@@ -49,6 +53,7 @@ enum NumberKinds {
     /// A US employer identification number, `12-3456789`, whose first two digits are a prefix
     /// the IRS assigns (none of 00, 07 to 09, 17 to 19, 28, 29, 49, 69, 70, 78, 79, 89, 96, 97).
     static func ein(_ text: [UInt8]) -> KindMatch? {
+        guard text.count == 9 || text.count == 10, PostcodeRules.isDigit(text[0]) else { return nil }
         guard let digits = grouped(text, [2, 7]) else { return nil }
         let prefix = Int(digits[0]) * 10 + Int(digits[1])
         let unassigned: Set<Int> = [0, 7, 8, 9, 17, 18, 19, 28, 29, 49, 69, 70, 78, 79, 89, 96, 97]
@@ -59,6 +64,7 @@ enum NumberKinds {
     /// 999, a group other than 00 and a serial other than 0000 (the SSA's rules), and none of the
     /// numbers known to have been printed on sample cards and misused (078-05-1120, ...).
     static func ssn(_ text: [UInt8]) -> KindMatch? {
+        guard text.count == 9 || text.count == 11, PostcodeRules.isDigit(text[0]) else { return nil }
         guard let digits = grouped(text, [3, 2, 4]),
             ![[0, 7, 8, 0, 5, 1, 1, 2, 0], [4, 5, 7, 5, 5, 5, 4, 6, 2], [2, 1, 9, 0, 9, 9, 9, 9, 9]].contains(
                 digits)

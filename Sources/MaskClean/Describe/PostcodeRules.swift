@@ -35,6 +35,7 @@ enum PostcodeRules {
     /// fourth of AA9A one of ABEHMNPRVWXY; the inward code's letters are never C, I, K, M, O or V.
     /// `GIR 0AA`, one address's code outside the rules, is left out.
     static func uk(_ text: [UInt8]) -> String? {
+        guard (5...8).contains(text.count), isLetter(text[0]) else { return nil }
         // The one space goes before the inward code, or is left out.
         let spaceAt = text.count - 4
         let typedWhole = !text.contains(0x20)
@@ -70,6 +71,7 @@ enum PostcodeRules {
     /// A Canadian postal code (Canada Post, Addressing Guidelines): A9A 9A9, whose letters are never
     /// D, F, I, O, Q or U, and whose first letter is never W or Z either.
     static func ca(_ text: [UInt8]) -> String? {
+        guard text.count == 6 || text.count == 7, isLetter(text[0]) else { return nil }
         let code = spaced(text, at: 3, length: 6).map { $0.map(upper) }
         guard let code else { return nil }
         let forbidden = Set("DFIOQU".utf8)
@@ -85,6 +87,7 @@ enum PostcodeRules {
 
     /// A Dutch postcode (PostNL): four digits from 1000 to 9999 and two letters, never SA, SD or SS.
     static func nl(_ text: [UInt8]) -> String? {
+        guard text.count == 6 || text.count == 7, isDigit(text[0]) else { return nil }
         guard let code = spaced(text, at: 4, length: 6)?.map(upper),
             code[0] != UInt8(ascii: "0"), code[..<4].allSatisfy(isDigit), code[4...].allSatisfy(isLetter)
         else { return nil }
@@ -96,6 +99,7 @@ enum PostcodeRules {
     /// 6W; 140 here, A65 of Eircode's own example `A65 F4E2` among them): a routing key, then a
     /// unique identifier of 4 characters from 0-9 and ACDEFHKNPRTVWXY.
     static func ie(_ text: [UInt8]) -> String? {
+        guard text.count == 7 || text.count == 8, isLetter(text[0]) else { return nil }
         guard let code = spaced(text, at: 3, length: 7)?.map(upper),
             routingKeys.contains(String(decoding: code[..<3], as: UTF8.self)),
             code[3...].allSatisfy({ isDigit($0) || identifierLetters.contains($0) })
@@ -135,6 +139,7 @@ enum PostcodeRules {
 
     /// A Brazilian CEP (Correios): eight digits, written 00000-000, from 01000-000 on.
     static func br(_ text: [UInt8]) -> String? {
+        guard text.count == 8 || text.count == 9, isDigit(text[0]) else { return nil }
         let digits = text.count == 9 && text[5] == UInt8(ascii: "-") ? Array(text[..<5] + text[6...]) : text
         guard digits.count == 8, digits.allSatisfy(isDigit), !digits[..<2].allSatisfy({ $0 == 0x30 }) else {
             return nil
@@ -144,6 +149,7 @@ enum PostcodeRules {
 
     /// A Japanese postal code (Japan Post): seven digits, written 000-0000.
     static func jp(_ text: [UInt8]) -> String? {
+        guard text.count == 7 || text.count == 8, isDigit(text[0]) else { return nil }
         let digits = text.count == 8 && text[3] == UInt8(ascii: "-") ? Array(text[..<3] + text[4...]) : text
         return digits.count == 7 && digits.allSatisfy(isDigit) ? formats(.jpPostcode)[0] : nil
     }
@@ -151,6 +157,7 @@ enum PostcodeRules {
     /// An Indian PIN (India Post): six digits, the first from 1 to 9 (the postal region), written
     /// whole or as 000 000.
     static func india(_ text: [UInt8]) -> String? {
+        guard text.count == 6 || text.count == 7, isDigit(text[0]) else { return nil }
         let digits = text.count == 7 && text[3] == 0x20 ? Array(text[..<3] + text[4...]) : text
         guard digits.count == 6, digits.allSatisfy(isDigit), digits[0] != 0x30 else { return nil }
         return formats(.inPostcode)[0]

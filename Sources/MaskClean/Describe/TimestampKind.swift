@@ -10,6 +10,7 @@ enum TimestampKind {
     /// The format of one timestamp, its fraction's digits as `fractionSlot` (`KindTally` keeps
     /// the fewest and most the column's fractions have, and `KindFormats` writes them), or nil.
     static func format(_ text: [UInt8]) -> (format: String, fractionDigits: Int?)? {
+        guard text.count >= 10, text[4] == UInt8(ascii: "-") else { return nil }
         var reader = Reader(text: text)
         guard let year = reader.number(4), (1000...2999).contains(year), reader.take("-"),
             let month = reader.number(2), (1...12).contains(month), reader.take("-"),
