@@ -293,7 +293,6 @@ extension ValueKind {
         let french = words.contains("cp") || joined.contains("codepostal")
         let brazilian = words.contains("cep")
         let indian = words.contains("pin") || joined.contains("pincode")
-        let taxNumber = joined.contains("taxid") || words.contains("tin")
         switch self {
         case .zip: return !(german || french || brazilian || indian)
         case .dePostcode: return german
@@ -301,10 +300,12 @@ extension ValueKind {
         case .brPostcode: return brazilian || postal
         case .jpPostcode: return postal
         case .inPostcode: return indian || postal
+        // Not `tax id` or `tin`, which may be either: nine bare digits of one would be regrouped
+        // as the other.
         case .ein:
-            return taxNumber || words.contains("ein") || words.contains("fein")
+            return words.contains("ein") || words.contains("fein")
                 || joined.contains("employeridentification")
-        case .ssn: return taxNumber || words.contains("ssn") || joined.contains("socialsecurity")
+        case .ssn: return words.contains("ssn") || joined.contains("socialsecurity")
         default: return true
         }
     }

@@ -286,6 +286,10 @@ struct DescribeKindsTests {
         #expect(ssn.complete == ssns.count)
         #expect(try Self.propose("socialSecurityNumber", ssns).kind == "US social security numbers")
         #expect(try Self.propose("reference", ssns).kind != "US social security numbers")
+        // `tax id` may be either: nine bare digits of an SSN must not be regrouped as an EIN.
+        let taxID = try Self.propose("tax_id", ssns)
+        #expect(taxID.kind != "US employer identification numbers (EIN)")
+        #expect(taxID.kind != "US social security numbers")
         for value in [
             "000-12-3456", "666-12-3456", "912-34-5678", "123-00-4567", "123-45-0000", "078-05-1120",
         ] {
