@@ -132,8 +132,11 @@ struct ValueTally {
             if shape.hasLetterRun(of: 3) { otherShapesWithWords += count }
             if !shape.isDigitsOnly { otherShapesNotDigitsOnly += count }
         }
+        let bytes = ValueKind.trimmedBytes(value)
         for index in kinds.indices {
-            if let match = kinds[index].kind.match(value) { kinds[index].add(match, count: count) }
+            if let match = kinds[index].kind.match(value, bytes: bytes) {
+                kinds[index].add(match, count: count)
+            }
         }
         if ValueKind.failsLuhn(value) { failingLuhn += count }
         var text = value
@@ -159,7 +162,7 @@ struct ValueTally {
     /// (which wins over it) does.
     mutating func readPhonesNationally(_ distinct: [String: Int]) {
         guard phones.national > 0, phones.couldBePhoneColumn(values: values),
-            !kinds.contains(where: { $0.kind != .phone && $0.count * 2 >= values })
+            !kinds.contains(where: { $0.kind != .phone && !$0.kind.needsName && $0.count * 2 >= values })
         else { return }
         let candidates = phones.candidates
         for (value, count) in distinct {

@@ -1,10 +1,17 @@
 /// The kinds of value users clean most, which `describe` recognises in any of their shapes and
 /// proposes a canonical target for (docs/command-line.md): North American phone numbers, card
-/// numbers, dates and US ZIP codes. North American numbers are recognised by their shape alone:
-/// their masks are proposed only for a column that is not a phone column of any country
-/// (`PhoneTally`), such as numbers made up for a test export.
+/// numbers, dates, US ZIP codes, ISO 8601 timestamps, numbers with a check digit (ISBN, GTIN,
+/// IBAN), the postcodes of nine countries and US tax numbers. North American numbers are
+/// recognised by their shape alone: their masks are proposed only for a column that is not a phone
+/// column of any country (`PhoneTally`), such as numbers made up for a test export.
+///
+/// Cases are in the order a tie is settled: a column of ISO dates is dates before it is
+/// timestamps, and a column of ISBN-13s is ISBNs before it is GTINs.
 enum ValueKind: CaseIterable, Sendable {
-    case phone, card, date, zip
+    case phone, card, date, zip, timestamp, isbn, gtin, iban
+    case ukPostcode, caPostcode, nlPostcode, iePostcode
+    case dePostcode, frPostcode, brPostcode, jpPostcode, inPostcode
+    case ein, ssn
 
     /// How the YAML comment names the kind.
     var name: String {
@@ -13,18 +20,74 @@ enum ValueKind: CaseIterable, Sendable {
         case .card: "card numbers"
         case .date: "dates"
         case .zip: "US ZIP codes"
+        case .timestamp: "ISO 8601 timestamps"
+        case .isbn: "ISBNs"
+        case .gtin: "GTINs (EAN, UPC)"
+        case .iban: "IBANs"
+        case .ukPostcode: "UK postcodes"
+        case .caPostcode: "Canadian postal codes"
+        case .nlPostcode: "Dutch postcodes"
+        case .iePostcode: "Eircodes (Irish postcodes)"
+        case .dePostcode: "German postcodes (PLZ)"
+        case .frPostcode: "French postcodes"
+        case .brPostcode: "Brazilian postcodes (CEP)"
+        case .jpPostcode: "Japanese postcodes"
+        case .inPostcode: "Indian postcodes (PIN)"
+        case .ein: "US employer identification numbers (EIN)"
+        case .ssn: "US social security numbers"
         }
     }
 
     /// What one value of this kind is made of, or nil when it is not one.
     func match(_ value: String) -> KindMatch? {
-        let text = Self.trimmed(value)
+        match(value, bytes: Self.trimmedBytes(value))
+    }
+
+    /// The same, given the value's bytes as `trimmedBytes` gives them.
+    func match(_ value: String, bytes: [UInt8]?) -> KindMatch? {
         switch self {
-        case .phone: return PhoneNumber(text).map(KindMatch.phone)
-        case .card: return Self.cardDigits(text).map(KindMatch.card)
-        case .date: return DateValue(text).map(KindMatch.date)
-        case .zip: return Self.zipPlusFour(text).map(KindMatch.zip)
+        case .phone: return PhoneNumber(Self.trimmed(value)).map(KindMatch.phone)
+        case .card: return Self.cardDigits(Self.trimmed(value)).map(KindMatch.card)
+        case .date: return DateValue(Self.trimmed(value)).map(KindMatch.date)
+        case .zip: return Self.zipPlusFour(Self.trimmed(value)).map(KindMatch.zip)
+        default: break
         }
+        guard let bytes else { return nil }
+        switch self {
+        case .timestamp:
+            return TimestampKind.format(bytes).map {
+                KindMatch.timestamp($0.format, fractionDigits: $0.fractionDigits)
+            }
+        case .isbn: return NumberKinds.isbn(bytes)
+        case .gtin: return NumberKinds.gtin(bytes)
+        case .iban: return NumberKinds.iban(bytes)
+        case .ein: return NumberKinds.ein(bytes)
+        case .ssn: return NumberKinds.ssn(bytes)
+        default: break
+        }
+        let format: String? =
+            switch self {
+            case .ukPostcode: PostcodeRules.uk(bytes)
+            case .caPostcode: PostcodeRules.ca(bytes)
+            case .nlPostcode: PostcodeRules.nl(bytes)
+            case .iePostcode: PostcodeRules.ie(bytes)
+            case .dePostcode: PostcodeRules.de(bytes)
+            case .frPostcode: PostcodeRules.fr(bytes)
+            case .brPostcode: PostcodeRules.br(bytes)
+            case .jpPostcode: PostcodeRules.jp(bytes)
+            case .inPostcode: PostcodeRules.india(bytes)
+            default: nil
+            }
+        return format.map(KindMatch.format)
+    }
+
+    /// A value's bytes with the white space around it trimmed, for the kinds read byte by byte;
+    /// nil when it is longer than any of them (an IBAN grouped by four: 42 bytes; a timestamp
+    /// with nine digits of fraction and an offset: 35).
+    static func trimmedBytes(_ value: String) -> [UInt8]? {
+        let text = trimmed(value).utf8
+        guard !text.isEmpty, text.count <= 48 else { return nil }
+        return Array(text)
     }
 
     private static func trimmed(_ value: String) -> Substring {
@@ -85,6 +148,12 @@ enum KindMatch {
     case date(DateValue)
     /// Whether the ZIP code has its four more digits.
     case zip(Bool)
+    /// The canonical format of the value's shape (a postcode's, an IBAN's length, ...).
+    case format(String)
+    /// A timestamp's format, its fraction's digits left to the column (`TimestampKind`).
+    case timestamp(String, fractionDigits: Int?)
+    /// A value of the kind's shape that fails its check: an ISBN, a GTIN or an IBAN mistyped.
+    case failing
 }
 
 /// A North American phone number: 10 digits, or 11 starting with 1, whose area code starts with
@@ -193,5 +262,74 @@ extension Character {
     var asciiDigit: Int? {
         guard let ascii = asciiValue, (0x30...0x39).contains(ascii) else { return nil }
         return Int(ascii - 0x30)
+    }
+}
+
+/// The kinds whose values a column's name must vouch for: digits alone do not say a postcode of
+/// Germany from a US ZIP code or an order number, nor an EIN from any nine digits
+/// (docs/command-line.md, `describe`). The name's words are read case-blind, split at anything
+/// but a letter or digit and where a lower-case letter meets an upper-case one (`shipZip`).
+extension ValueKind {
+    /// Whether a column's name must say what it holds for it to be of this kind.
+    var needsName: Bool {
+        switch self {
+        case .dePostcode, .frPostcode, .brPostcode, .jpPostcode, .inPostcode, .ein, .ssn: true
+        default: false
+        }
+    }
+
+    /// Whether a column named `name` may be of this kind: every kind that needs no name, but US
+    /// ZIP codes not where the name says another country's postcode (`plz`, `code postal`, `cep`,
+    /// `pin`).
+    func fits(columnName name: String) -> Bool {
+        let words = Self.words(name)
+        let joined = words.joined()
+        let postal =
+            words.contains {
+                ["zip", "postal", "postcode", "postcodes", "zipcode", "postalcode"].contains($0)
+            }
+            || ["postcode", "postalcode", "zipcode"].contains { joined.contains($0) }
+        let german = words.contains("plz") || joined.contains("postleitzahl")
+        let french = words.contains("cp") || joined.contains("codepostal")
+        let brazilian = words.contains("cep")
+        let indian = words.contains("pin") || joined.contains("pincode")
+        switch self {
+        case .zip: return !(german || french || brazilian || indian)
+        case .dePostcode: return german
+        case .frPostcode: return french
+        case .brPostcode: return brazilian || postal
+        case .jpPostcode: return postal
+        case .inPostcode: return indian || postal
+        // Not `tax id` or `tin`, which may be either: nine bare digits of one would be regrouped
+        // as the other.
+        case .ein:
+            return words.contains("ein") || words.contains("fein")
+                || joined.contains("employeridentification")
+        case .ssn: return words.contains("ssn") || joined.contains("socialsecurity")
+        default: return true
+        }
+    }
+
+    /// A name's words, lower-cased.
+    static func words(_ name: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var previousLower = false
+        for character in name {
+            guard character.isLetter || character.isNumber else {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+                previousLower = false
+                continue
+            }
+            if character.isUppercase && previousLower && !word.isEmpty {
+                words.append(word)
+                word = ""
+            }
+            word += character.lowercased()
+            previousLower = character.isLowercase
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A column's values of one kind, added up: what its formats and notes are made from
 /// (`KindFormats`), without the values.
 struct KindTally {
@@ -18,6 +20,14 @@ struct KindTally {
     var monthFirst = 0
     /// ZIP codes with their four more digits.
     var plusFour = 0
+    /// How many values have each canonical format (`KindMatch.format`, `.timestamp`): a
+    /// country's postcode shapes, an IBAN's lengths, a timestamp's parts. Capped like the
+    /// markers, though a kind has a handful.
+    var formatCounts: [String: Int] = [:]
+    /// The fewest and most digits a timestamp's fraction has.
+    var fractionDigits: ClosedRange<Int>?
+    /// Values of the kind's shape that fail its check (`KindMatch.failing`), not in `count`.
+    var failing = 0
 
     init(kind: ValueKind) {
         self.kind = kind
@@ -47,7 +57,35 @@ struct KindTally {
                 if date.order == .monthFirst { monthFirst += count }
             }
         case .zip(let hasFour): if hasFour { plusFour += count }
+        case .format(let format): addFormat(format, count: count)
+        case .timestamp(let format, let digits):
+            addFormat(format, count: count)
+            if let digits { addFraction(digits...digits) }
+        case .failing:
+            self.count -= count
+            failing += count
         }
+    }
+
+    private mutating func addFormat(_ format: String, count: Int) {
+        if formatCounts.count < ColumnTally.distinctKept || formatCounts[format] != nil {
+            formatCounts[format, default: 0] += count
+        }
+    }
+
+    private mutating func addFraction(_ digits: ClosedRange<Int>?) {
+        guard let digits else { return }
+        guard let known = fractionDigits else {
+            fractionDigits = digits
+            return
+        }
+        fractionDigits = min(known.lowerBound, digits.lowerBound)...max(known.upperBound, digits.upperBound)
+    }
+
+    /// Whether so few of the values of its shape fail the kind's check that the column is of
+    /// the kind (`ProposedRules.checkFailuresPerThousand`); always, for a kind without a check.
+    var fewFailing: Bool {
+        failing * 1000 <= (count + failing) * ProposedRules.checkFailuresPerThousand
     }
 
     mutating func merge(_ other: KindTally) {
@@ -66,6 +104,9 @@ struct KindTally {
         dayFirst += other.dayFirst
         monthFirst += other.monthFirst
         plusFour += other.plusFour
+        for (format, count) in other.formatCounts { addFormat(format, count: count) }
+        addFraction(other.fractionDigits)
+        failing += other.failing
     }
 }
 
@@ -107,7 +148,32 @@ enum KindFormats {
         case .card: return cardFormats(tally)
         case .date: return dateFormats(tally)
         case .zip: return zipFormats(tally)
+        case .timestamp: return (timestampFormats(tally), [])
+        default: return (seenFirst(tally, then: PostcodeRules.formats(tally.kind)), [])
         }
+    }
+
+    /// The formats of the values, the most common first, then a country's other shapes that no
+    /// value has (`PostcodeRules.formats`): every shape the country allows gets its format.
+    private static func seenFirst(_ tally: KindTally, then others: [String]) -> [String] {
+        var formats = tally.formatCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+        formats += others.filter { !formats.contains($0) }
+        return Array(formats.prefix(1 + SpecProposer.maximumAlternatives))
+    }
+
+    /// The timestamps' formats, each fraction with as many mandatory digits as the shortest has
+    /// and optional ones up to the longest.
+    private static func timestampFormats(_ tally: KindTally) -> [String] {
+        let digits = tally.fractionDigits ?? 0...0
+        let fraction =
+            "[" + String(repeating: "0", count: digits.lowerBound)
+            + String(repeating: "9", count: digits.upperBound - digits.lowerBound) + "]"
+        var formats: [String] = []
+        for (format, _) in tally.formatCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+            let written = format.replacingOccurrences(of: TimestampKind.fractionSlot, with: fraction)
+            if !formats.contains(written) { formats.append(written) }
+        }
+        return Array(formats.prefix(1 + SpecProposer.maximumAlternatives))
     }
 
     private static func phoneFormats(_ tally: KindTally) -> ([String], [String]) {

@@ -10,6 +10,14 @@ enum ProposedRules {
     /// column of other numbers that happen to have a card's length.
     static let luhnFailuresPerThousand = 100
 
+    /// Values of an ISBN's, a GTIN's or an IBAN's shape that may fail its check, per thousand,
+    /// for the column to be of that kind, with the check. Random characters of the shape pass one
+    /// time in eleven (an ISBN-10), in ten (a GTIN, an ISBN-13) or in 97 (an IBAN, whose
+    /// registry length and layout are asked of it first): a column of which nine in ten pass is
+    /// of the kind, and more failing is of other numbers that have its shape (order numbers,
+    /// phone numbers of ten digits), which the check would call invalid.
+    static let checkFailuresPerThousand = 100
+
     /// A card column's Luhn check, when nearly every card-like value passes it.
     static func cardCheck(_ kind: KindTally, failing: Int, into column: inout ColumnProposal) {
         let cardLike = kind.count + failing
@@ -41,6 +49,32 @@ enum ProposedRules {
             return
         }
         column.check = .date
+    }
+
+    /// What the kinds recognised by their formats (`KindMatch.format`) propose besides them: the
+    /// check an ISBN, a GTIN or an IBAN has, `case: upper` where a kind's values hold letters
+    /// (postcodes, IBANs, an ISBN-10's `X`), and for timestamps with an offset, its sign as
+    /// significant. `check: date` reads a date, not a timestamp: the comment says so.
+    static func kindRules(_ kind: KindTally, into column: inout ColumnProposal) {
+        switch kind.kind {
+        case .isbn: column.check = .isbn
+        case .gtin: column.check = .gtin
+        case .iban: column.check = .iban
+        case .timestamp:
+            if column.formats.contains(where: { TimestampKind.hasOffset($0) }) { column.significant = "+-" }
+            if column.formats.contains(where: { $0.count > 20 }) {
+                column.notes.append(
+                    "no date check: check: \"date\" reads a date, not a date and time, so an impossible date is complete"
+                )
+            }
+        default: break
+        }
+        if kind.failing > 0 {
+            column.notes.append("\(kind.failing) of their shape but failing the check")
+        }
+        if column.formats.contains(where: { $0.contains("A") || $0.contains("_") }) {
+            column.letterCase = "upper"
+        }
     }
 
     /// The check proposed, if the column's formats can hold it: a date check needs formats whose

@@ -28,8 +28,11 @@ public struct ColumnProposal: Sendable, Equatable {
     /// order the values show where the formats do not say it.
     public var check: CheckName?
     public var dateOrder: DateOrder?
-    /// `significant`: the sign and decimal point a column of numbers holds.
+    /// `significant`: the sign and decimal point a column of numbers holds; a timestamp's offset
+    /// sign.
     public var significant = ""
+    /// `case`: `upper` for a kind whose letters are written upper-case (postcodes, IBANs).
+    public var letterCase: String?
     /// `kind: phone` (docs/spec.md#phone-columns) in place of formats, for a column of phone
     /// numbers of any country (`PhoneTally`).
     public var phone: PhoneProposal?
@@ -200,7 +203,8 @@ public enum SpecProposer {
             .sorted { ($0.count, $1.format) > ($1.count, $0.format) }
         // A column of more shapes than are counted says so; its other values make no format.
         let shapeCount = (tally.otherShapes > 0 ? "more than " : "") + "\(ranked.count)"
-        let otherKind = recognisedKind(tally, among: [.card, .date, .zip])
+        let named = ValueKind.allCases.filter { $0.fits(columnName: name) }
+        let otherKind = recognisedKind(tally, among: Set(named).subtracting([.phone]))
         if otherKind == nil, let phone = tally.phones.choice(values: values) {
             column.kind = PhoneChoice.kindName
             column.phone = PhoneProposal(defaultRegion: phone.defaultRegion)
@@ -214,6 +218,7 @@ public enum SpecProposer {
             case .card: ProposedRules.cardCheck(kind, failing: tally.failingLuhn, into: &column)
             case .date: ProposedRules.dateCheck(kind, into: &column)
             case .phone, .zip: break
+            default: ProposedRules.kindRules(kind, into: &column)
             }
             ProposedRules.keepCheckIfReadable(&column)
         } else if let reason = unsuitable(tally, ranked: ranked.map { ($0.shape, $0.count) }, shapeCount) {
@@ -281,14 +286,18 @@ public enum SpecProposer {
         return column
     }
 
-    /// The kind of `kinds` most values are, when at least half of them are. Cards, dates and ZIP
-    /// codes are asked first, then phone numbers of any country (`PhoneTally.choice`), and only
-    /// then North American phone numbers by their shape: a column of valid phone numbers never
-    /// gets the North American masks, and a column of ZIP codes or card numbers is never phones.
+    /// The kind of `kinds` most values are, when at least half of them are, and, for a kind with
+    /// a check, few of its shape fail it (`KindTally.fewFailing`). The kinds the column's name
+    /// allows (`ValueKind.fits`) are asked first, then phone numbers of any country
+    /// (`PhoneTally.choice`), and only then North American phone numbers by their shape: a column
+    /// of valid phone numbers never gets the North American masks, and a column of ZIP codes or
+    /// card numbers is never phones.
     static func recognisedKind(_ tally: ValueTally, among kinds: Set<ValueKind>) -> KindTally? {
         var best: KindTally?
         for kind in tally.kinds
-        where kinds.contains(kind.kind) && kind.count * 2 >= tally.values && kind.count > (best?.count ?? 0) {
+        where kinds.contains(kind.kind) && kind.count * 2 >= tally.values && kind.fewFailing
+            && kind.count > (best?.count ?? 0)
+        {
             best = kind
         }
         return best

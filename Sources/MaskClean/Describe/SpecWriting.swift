@@ -143,6 +143,7 @@ extension SpecProposal {
         if let check = column.check { members.append(("check", .text(check.rawValue))) }
         if let order = column.dateOrder { members.append(("dateOrder", .text(order.rawValue))) }
         if !column.significant.isEmpty { members.append(("significant", .text(column.significant))) }
+        if let letterCase = column.letterCase { members.append(("case", .text(letterCase))) }
         members.append(("minComplete", .number(minComplete(column.minCompleteHundredths))))
         members += column.omittedOutputs.map { ($0, .null) }
         return members
