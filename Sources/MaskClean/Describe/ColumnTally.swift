@@ -1,3 +1,5 @@
+import Dispatch
+
 /// What `describe` keeps of one column of its sample (docs/command-line.md, `describe`): counts,
 /// never the cells. Its first `distinctKept` distinct values are counted in memory; of a value
 /// beyond them (with `--sample 0`) only its shape and kind are counted here, and it is masked
@@ -55,6 +57,17 @@ struct ColumnTally {
         if let beyond { summary.merge(beyond) }
         summary.readPhonesNationally(distinct)
         return summary
+    }
+
+    /// The `summary` of each of `tallies`, worked out by `workers` threads.
+    static func summaries(_ tallies: [ColumnTally], workers: Int) -> [ValueTally] {
+        guard workers > 1, tallies.count > 1 else { return tallies.map(\.summary) }
+        var summaries = [ValueTally?](repeating: nil, count: tallies.count)
+        summaries.withUnsafeMutableBufferPointer { summaries in
+            let shared = SummaryTargets(tallies: tallies, summaries: summaries)
+            DispatchQueue.concurrentPerform(iterations: tallies.count) { shared.add($0) }
+        }
+        return summaries.map { $0! }
     }
 
     /// The regions the values beyond the distinct ones are read under as numbers without a
@@ -194,4 +207,12 @@ struct ValueTally {
             few = nil
         }
     }
+}
+
+/// Where each thread of `ColumnTally.summaries` writes: its own element, and no other.
+private struct SummaryTargets: @unchecked Sendable {
+    let tallies: [ColumnTally]
+    let summaries: UnsafeMutableBufferPointer<ValueTally?>
+
+    func add(_ index: Int) { summaries[index] = tallies[index].summary }
 }

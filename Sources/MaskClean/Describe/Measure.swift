@@ -30,15 +30,23 @@ struct Measure {
     /// back: reused from cell to cell.
     private var formattedCopy: [UInt8] = []
     private var numberCopy: [UInt8] = []
+    /// Each ASCII shape's meaning verdict, by the format that wrote it, and each incomplete
+    /// shape as a comment shows it (`ShapeMemo`); nil for the slow twin.
+    private var meanings: ShapeMemo<MeaningChange?>?
+    private var shapes: ShapeMemo<String>?
 
-    /// The column's spec as written compiles.
-    init(_ column: ColumnProposal) throws(MaskCleanError) {
+    /// The column's spec as written compiles. `remembering: false` judges every value afresh:
+    /// the slow twin of `ShapeMemo`'s fast path.
+    init(_ column: ColumnProposal, remembering: Bool = true) throws(MaskCleanError) {
         let spec = try SpecLoader.parse(Array(SpecProposal.json([column]).utf8), file: "proposed spec")
         masker = CellMasker(columns: spec.columns)
         meaning = MeaningCheck(spec.columns[0], kind: column.kind)
         isPhone = spec.columns[0].phone != nil
         formats = column.formats
         untypeableFormat = column.formats.first { ProposedFormats.isUntypeable($0) }
+        // A phone column's numbers are read by their digits' values, not by their shape.
+        meanings = remembering && !isPhone ? ShapeMemo() : nil
+        shapes = remembering ? ShapeMemo() : nil
     }
 
     mutating func add(_ value: String, count: Int) {
@@ -50,19 +58,55 @@ struct Measure {
         let cell = masker.maskAnyColumn(value, column: 0, row: 1)
         if cell.status == .complete {
             complete += count
-            if let change = isPhone ? phoneChange(value, cell) : meaning.change(value, cell.formatted) {
+            if let change = isPhone ? phoneChange(value, cell) : meaningChange(value, cell) {
                 if !isPhone { faultyFormats.insert(cell.outcome.chosen) }
                 noteChange(
                     change, value, cell.formatted, format: isPhone ? nil : cell.outcome.chosen, count: count)
             }
         } else {
-            let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
+            let shape = shownShape(value)
             // As many shapes as a column counts of its values (`ColumnTally`): the common ones
             // are among the first, and only three are shown.
             if uncovered.count < ColumnTally.distinctKept || uncovered[shape] != nil {
                 uncovered[shape, default: 0] += count
             }
         }
+    }
+
+    /// What `cell`'s formatted value changes of `value`'s meaning: remembered by shape.
+    private mutating func meaningChange(_ value: UnsafeBufferPointer<UInt8>, _ cell: CellMasker.MaskedCell)
+        -> MeaningChange?
+    {
+        if let known = meanings?.answer(for: value, salt: cell.outcome.chosen) { return known }
+        let change = meaning.change(value, cell.formatted)
+        meanings?.remember(change)
+        return change
+    }
+
+    /// `value`'s shape as a comment shows it: remembered by shape.
+    private mutating func shownShape(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        if let known = shapes?.answer(for: value, salt: 0) { return known }
+        let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
+        shapes?.remember(shape)
+        return shape
+    }
+
+    /// Adds what `other` measured of the same column (another worker's share of the records):
+    /// the counts, the shapes while there is room for them, and each change's shortest value.
+    mutating func merge(_ other: Measure) {
+        complete += other.complete
+        for (shape, count) in other.uncovered
+        where uncovered.count < ColumnTally.distinctKept || uncovered[shape] != nil {
+            uncovered[shape, default: 0] += count
+        }
+        for (change, values) in other.changed {
+            values.value.withUnsafeBufferPointer { value in
+                values.formatted.withUnsafeBufferPointer { formatted in
+                    noteChange(change, value, formatted, format: values.format, count: values.count)
+                }
+            }
+        }
+        faultyFormats.formUnion(other.faultyFormats)
     }
 
     /// A phone number means the number its reader reads: its formatted value must read back as

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `maskclean describe` reads (docs/command-line.md): the input, read as `run` reads it, how
 /// many of its records to read and how many of them to judge the proposal from.
 public struct DescribeOptions: Sendable {
@@ -14,6 +16,8 @@ public struct DescribeOptions: Sendable {
     public var head = 0
     /// Propose only these columns (`--only`), in the input's order; nil for every column.
     public var only: [String]?
+    /// Threads that mask the records in the second reading, as `run --jobs` masks them.
+    public var jobs = min(64, ProcessInfo.processInfo.activeProcessorCount)
 
     public init(input: String) {
         self.input = input
@@ -42,6 +46,8 @@ struct RecordSample {
     var limits = ColumnTally.Limits()
     /// How the input is read, for `SpecProposer.measure` to read it again.
     let pass: RecordPass
+    /// Threads of the second reading (`DescribeOptions.jobs`).
+    var workers = 1
     /// An input that is not a regular file (standard input, a pipe) as it was read, for the
     /// second reading.
     private var copy: InputCopy?
@@ -68,6 +74,7 @@ struct RecordSample {
         let input = try InputFile(path: options.input)
         var sample = RecordSample(file: input.name, input: options.input, pass: pass)
         sample.limits = limits
+        sample.workers = max(1, options.jobs)
         // A pipe (standard input, a process substitution, a FIFO) cannot be read twice.
         if input.size == nil {
             let copy = try InputCopy()

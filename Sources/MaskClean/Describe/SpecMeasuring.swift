@@ -35,16 +35,24 @@ extension SpecProposer {
         guard !measures.isEmpty else { return again }
         // Each measured column's CSV field: the last of its name, the one a run reads.
         var fields: [(slot: Int, measure: Int)] = []
-        // JSON: the measured columns by key, and the record each last had a value in.
+        // JSON: the measured columns by key.
         var byKey: [String: Int] = [:]
         for (index, entry) in measured { byKey[sample.columns[index]] = entry }
-        var lastRecord = Array(repeating: -1, count: measures.count)
-        let records = try sample.pass.read(try sample.reopened()) {
+        // Each worker masks its share of the records with its own masks; then they add up.
+        var workers: [MeasureWorker] = []
+        for _ in 0..<max(1, sample.workers) {
+            var worker = MeasureWorker(measures: [], values: Array(repeating: 0, count: measures.count))
+            for entry in measures { worker.measures.append(try Measure(columns[entry.column])) }
+            worker.lastRecord = Array(repeating: -1, count: measures.count)
+            workers.append(worker)
+        }
+        let (records, measuredBy) = try sample.pass.read(try sample.reopened(), workers: workers) {
             (names: [String]) throws(MaskCleanError) in
             var slots: [Int: Int] = [:]
             for (slot, name) in names.enumerated() { if let entry = byKey[name] { slots[entry] = slot } }
             fields = slots.map { (slot: $0.value, measure: $0.key) }.sorted { $0.slot < $1.slot }
-        } record: { (batch, record, number, names) throws(MaskCleanError) in
+        } record: { (worker: inout MeasureWorker, batch, record, names) throws(MaskCleanError) in
+            defer { worker.records += 1 }
             if let names {
                 for (slot, entry) in fields {
                     let text = batch.text(record, slot)
@@ -54,17 +62,19 @@ extension SpecProposer {
                             sample.file, line: record.line,
                             RecordProblem.invalidUTF8InColumn(names[slot]).message)
                     }
-                    measures[entry].values += 1
-                    measures[entry].measure.add(utf8: text)
+                    worker.values[entry] += 1
+                    worker.measures[entry].add(utf8: text)
                 }
                 return
             }
             let reader = JSONScanner(batch.bytes)
             for (key, value) in JSONMembers(batch, record).all.reversed() {
-                guard let entry = byKey[reader.decodeString(key) ?? ""], lastRecord[entry] != number else {
+                guard let entry = byKey[reader.decodeString(key) ?? ""],
+                    worker.lastRecord[entry] != worker.records
+                else {
                     continue
                 }
-                lastRecord[entry] = number
+                worker.lastRecord[entry] = worker.records
                 let cell: String
                 switch value.kind {
                 case .string: cell = reader.decodeString(value) ?? ""
@@ -73,9 +83,14 @@ extension SpecProposer {
                 case .null, .object, .array, .bool: continue
                 }
                 guard !cell.isEmpty else { continue }
-                measures[entry].values += 1
-                measures[entry].measure.add(cell, count: 1)
+                worker.values[entry] += 1
+                worker.measures[entry].add(cell, count: 1)
             }
+        }
+        for (entry, _) in measures.enumerated() {
+            measures[entry].measure = measuredBy[0].measures[entry]
+            for worker in measuredBy { measures[entry].values += worker.values[entry] }
+            for worker in measuredBy.dropFirst() { measures[entry].measure.merge(worker.measures[entry]) }
         }
         for entry in measures {
             let column = entry.column
@@ -88,4 +103,13 @@ extension SpecProposer {
         }
         return again
     }
+}
+
+/// One worker's share of `describe`'s second reading: a mask for each measured column, its
+/// values counted, and (JSON) the record each column last had a value in.
+struct MeasureWorker {
+    var measures: [Measure]
+    var values: [Int]
+    var lastRecord: [Int] = []
+    var records = 0
 }

@@ -117,12 +117,19 @@ public enum SpecProposer {
             chosen = chosen.filter { only.contains(sample.columns[$0]) }
         }
         var columns: [ColumnProposal] = []
-        for index in chosen {
-            let tally = sample.tallies[index]
-            columns.append(
-                try propose(
-                    sample.columns[index], tally.summary, empty: sample.sampled - tally.values,
-                    unmaskable: tally.unmaskable))
+        // The columns' tallies are added up in parallel (each on its own, the sample's costliest
+        // part: phone numbers are read under every region they may be of), a few at a time so
+        // that the summaries of a hundred thousand columns are not held at once.
+        for block in stride(from: 0, to: chosen.count, by: 64) {
+            let indices = Array(chosen[block..<min(chosen.count, block + 64)])
+            let summaries = ColumnTally.summaries(indices.map { sample.tallies[$0] }, workers: sample.workers)
+            for (index, summary) in zip(indices, summaries) {
+                let tally = sample.tallies[index]
+                columns.append(
+                    try propose(
+                        sample.columns[index], summary, empty: sample.sampled - tally.values,
+                        unmaskable: tally.unmaskable))
+            }
         }
         let inputNames = Set(sample.columns)
         for index in columns.indices where columns[index].leftOut == nil {
