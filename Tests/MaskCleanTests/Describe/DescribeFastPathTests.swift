@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import MaskClean
+
+/// `describe`'s fast paths against their slow twins: the shapes `Measure` remembers
+/// (`ShapeMemo`) and the second reading in several threads (`RecordPass.read(_:workers:...)`).
+@Suite("describe: the fast paths give what the slow ones give")
+struct DescribeFastPathTests {
+    /// Values of a messy export: North American phones in several shapes, coordinates with and
+    /// without a sign, codes in two cases, card numbers, values outside ASCII, and values no
+    /// format takes; each column's formats as describe would propose them.
+    static let columns: [(formats: [String], significant: String, values: [String])] = [
+        (
+            ["+1 ([000]) [000]-[0000]", "+1 ([000]) [000]-[0000] x[0999]"], "",
+            (0..<400).map { index in
+                let number = "\(200 + index % 700) \(100 + index * 7 % 900)-\(1000 + index * 37 % 9000)"
+                switch index % 6 {
+                case 0: return "(" + number.prefix(3) + ") " + number.dropFirst(4)
+                case 1: return number.replacingOccurrences(of: " ", with: "-")
+                case 2: return number + " x\(index % 90)"
+                case 3: return String(number.filter(\.isNumber))
+                case 4: return "555-\(1000 + index)"
+                default: return "+1 " + number
+                }
+            }
+        ),
+        (
+            ["[00].[0000]", "-[00].[0000]", "[000].[000]"], "-.",
+            (0..<400).map { index in
+                let whole = index % 3 == 0 ? "\(100 + index % 80)" : "\(10 + index % 89)"
+                return (index % 2 == 0 ? "-" : "") + whole + "."
+                    + String(1000 + index * 13 % 9000).prefix(whole.count == 3 ? 3 : 4)
+            }
+        ),
+        (
+            ["[AA][00] [0][AA]"], "",
+            (0..<300).map { index in
+                let letters = ["SW", "ec", "Nw", "é", "B"][index % 5]
+                return "\(letters)\(10 + index % 89) \(index % 10)\(["AB", "xy", "ÀB"][index % 3])"
+            }
+        ),
+    ]
+
+    @Test("a Measure that remembers shapes counts what one that judges each value counts")
+    func memoEqualsSlowTwin() throws {
+        for (formats, significant, values) in Self.columns {
+            var column = ColumnProposal(name: "c", values: values.count)
+            column.formats = formats
+            column.significant = significant
+            var fast = try Measure(column)
+            var slow = try Measure(column, remembering: false)
+            // Every value twice: the second time, the memo answers.
+            for value in values + values {
+                fast.add(value, count: 1)
+                slow.add(value, count: 1)
+            }
+            var fastColumn = column
+            var slowColumn = column
+            let fastAgain = fast.finish(&fastColumn)
+            let slowAgain = slow.finish(&slowColumn)
+            #expect(fastColumn == slowColumn, "\(formats)")
+            #expect(fastAgain == slowAgain)
+            #expect(fast.complete == slow.complete)
+            #expect(fast.uncovered == slow.uncovered)
+            #expect(fast.faultyFormats == slow.faultyFormats)
+            #expect(
+                fast.changed.mapValues { [$0.count] + $0.value.map(Int.init) }
+                    == slow.changed.mapValues { [$0.count] + $0.value.map(Int.init) })
+        }
+    }
+
+    /// An export larger than the sample, so that its second reading runs in chunks: one worker
+    /// and four give the same proposal, figures and comments.
+    @Test("the second reading in four threads proposes what one thread proposes")
+    func parallelEqualsSerial() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "maskclean-parallel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var text = "phone,lat,zip\n"
+        for index in 0..<60_000 {
+            let phone = Self.columns[0].values[index % 400]
+            let lat = Self.columns[1].values[(index * 7) % 400]
+            text += "\(phone),\(lat),\(index % 11 == 0 ? "1234" : String(10_000 + index % 89_999))\n"
+        }
+        let path = folder.appendingPathComponent("export.csv").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var options = DescribeOptions(input: path)
+        options.sample = 1_000
+        options.jobs = 1
+        let serial = try SpecProposer.describe(options)
+        options.jobs = 4
+        let parallel = try SpecProposer.describe(options)
+        #expect(serial.records == 60_000)
+        #expect(serial.columns == parallel.columns)
+        #expect(serial.yaml(schemaBeside: false) == parallel.yaml(schemaBeside: false))
+        #expect(!serial.proposed.isEmpty)
+    }
+
+    /// Two bad records far apart: however the chunks fall to the threads, the first in the
+    /// input is the one named, as a serial reading names it.
+    @Test("in four threads, the first bad record in the input is the error")
+    func parallelFirstError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "maskclean-parallel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var text = "zip,phone\n"
+        for index in 0..<50_000 {
+            text +=
+                index == 31_000 || index == 45_000
+                ? "1,2,3\n" : "\(10_000 + index),555-\(1000 + index % 9000)\n"
+        }
+        let path = folder.appendingPathComponent("export.csv").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        for jobs in [1, 4] {
+            var options = DescribeOptions(input: path)
+            options.jobs = jobs
+            #expect(throws: MaskCleanError.self) { try SpecProposer.describe(options) }
+            do {
+                _ = try SpecProposer.describe(options)
+            } catch {
+                #expect(error.message.contains("export.csv:31002:"), "\(jobs) jobs: \(error.message)")
+            }
+        }
+    }
+
+    /// A cell that is not UTF-8 in two records past the sample (the second reading is the one
+    /// that reads their cells): the first in the input is named, in one thread or four.
+    @Test("in four threads, the first cell that is not UTF-8 is the error")
+    func parallelFirstInvalidCell() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "maskclean-parallel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = Array("zip,phone\n".utf8)
+        for index in 0..<50_000 {
+            bytes += Array("\(10_000 + index),555-\(1000 + index % 9000)".utf8)
+            if index == 31_000 || index == 45_000 { bytes += [0xFF] }
+            bytes += [0x0A]
+        }
+        let path = folder.appendingPathComponent("export.csv").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        for jobs in [1, 4] {
+            var options = DescribeOptions(input: path)
+            options.jobs = jobs
+            options.sample = 100
+            do {
+                _ = try SpecProposer.describe(options)
+                Issue.record("\(jobs) jobs: no error")
+            } catch {
+                #expect(error.message.contains("export.csv:31002:"), "\(jobs) jobs: \(error.message)")
+            }
+        }
+    }
+}
