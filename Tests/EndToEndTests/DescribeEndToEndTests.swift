@@ -289,7 +289,7 @@ struct DescribeOnlyTests {
         arguments: ["x", #"d\u{fe0f}"#, #"a\u{200b}"#])
     func invisibleCharacterSuggestion(_ mistyped: String) throws {
         let folder = try TemporaryFolder()
-        let input = try folder.write("odd.csv", "a\u{200B},d\u{FE0F}\n555-1234,12345\n")
+        let input = try folder.write("odd.csv", "a\u{200B},d\u{FE0F}\n555-1234,2024-01-31\n")
         let outcome = try Maskclean.run(["describe", input, "--only", mistyped])
         #expect(outcome.status == 64)
         if mistyped != "x" {

@@ -273,14 +273,15 @@ extension ValueKind {
     /// Whether a column's name must say what it holds for it to be of this kind.
     var needsName: Bool {
         switch self {
-        case .dePostcode, .frPostcode, .brPostcode, .jpPostcode, .inPostcode, .ein, .ssn: true
+        case .zip, .dePostcode, .frPostcode, .brPostcode, .jpPostcode, .inPostcode, .ein, .ssn: true
         default: false
         }
     }
 
-    /// Whether a column named `name` may be of this kind: every kind that needs no name, but US
-    /// ZIP codes not where the name says another country's postcode (`plz`, `code postal`, `cep`,
-    /// `pin`).
+    /// Whether a column named `name` may be of this kind: every kind that needs no name; US ZIP
+    /// codes where the name says a postcode (`zip`, `postal`, `postcode`), but not another
+    /// country's (`plz`, `code postal`, `cep`, `pin`): five digits are as often an identifier
+    /// (a real export's sequential ids were taken for ZIP codes).
     func fits(columnName name: String) -> Bool {
         let words = Self.words(name)
         let joined = words.joined()
@@ -294,7 +295,7 @@ extension ValueKind {
         let brazilian = words.contains("cep")
         let indian = words.contains("pin") || joined.contains("pincode")
         switch self {
-        case .zip: return !(german || french || brazilian || indian)
+        case .zip: return postal && !(german || french || brazilian || indian)
         case .dePostcode: return german
         case .frPostcode: return french
         case .brPostcode: return brazilian || postal

@@ -24,9 +24,12 @@ extension RecordPass {
         }
         let records: Int
         switch format {
-        case .csv, .tsv: records = try read(CSVSource(input: input, settings), input, &workers, header, record)
-        case .ndjson: records = try read(NDJSONSource(input: input, settings), input, &workers, header, record)
-        case .json: records = try read(JSONArraySource(input: input, settings), input, &workers, header, record)
+        case .csv, .tsv:
+            records = try read(CSVSource(input: input, settings), input, &workers, header, record)
+        case .ndjson:
+            records = try read(NDJSONSource(input: input, settings), input, &workers, header, record)
+        case .json:
+            records = try read(JSONArraySource(input: input, settings), input, &workers, header, record)
         }
         return (records, workers)
     }

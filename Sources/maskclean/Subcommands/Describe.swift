@@ -15,11 +15,18 @@ struct Describe: ParsableCommand {
         discussion: """
             Reads every record (or the first --head) with the readers of `run`, keeps a sample of \
             --sample records spread over all of them (the same on every run) and, for each column, \
-            counts the sample's values' shapes and recognises card numbers, dates and US ZIP codes, which get a canonical format, \
-            and phone numbers of any country, which get kind: phone with the region of the numbers \
-            written without a country code as defaultRegion (when 80% of the values are valid \
-            numbers). A column is proposed when its kind or its formats cover at \
-            least half of its non-empty values. Every record read is then masked with the proposed \
+            counts the sample's values' shapes and recognises kinds by their rules: card numbers \
+            (check: luhn), dates (check: date), ISO 8601 timestamps, IBANs, ISBNs and GTINs (with \
+            their checks), postcodes of the UK, Canada, the Netherlands and Ireland (case: upper), \
+            US ZIP codes and the postcodes of Germany, France, Brazil, Japan and India and US EINs \
+            and SSNs where the column's name says so, and phone numbers of any country, which get \
+            kind: phone with the region of the numbers written without a country code as \
+            defaultRegion (when 80% of the values are valid numbers). A column is proposed when \
+            its kind or its formats cover at least half of its non-empty values and no complete \
+            value would say something else once formatted (the same letters and digits in order, \
+            no sign or decimal point dropped, digit groups kept). Free text, names, e-mail \
+            addresses and URLs, enumerations and flags, constant columns, identifiers and numbers \
+            in too many shapes are left out, with a comment saying why. Every record read is then masked with the proposed \
             columns: minComplete is the share that came out complete (rounded down), so that \
             `maskclean check` passes on the same records. A bad record anywhere fails describe with \
             the error `run` would give. The spec \

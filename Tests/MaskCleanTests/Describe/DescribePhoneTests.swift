@@ -43,8 +43,8 @@ struct DescribePhoneTests {
         "(503) 823-4000", "720-865-9000", "(608) 266-4611",
     ]
 
-    static func phoneColumn(_ cells: [String]) throws -> ColumnProposal {
-        try SpecProposer.propose("phone", cells: cells, unmaskable: 0)
+    static func phoneColumn(_ cells: [String], name: String = "phone") throws -> ColumnProposal {
+        try SpecProposer.propose(name, cells: cells, unmaskable: 0)
     }
 
     @Test("the phone shape: digits between separators, a + and an extension; no letters, no decimals")
@@ -168,9 +168,11 @@ struct DescribePhoneTests {
         for (cells, kind) in [
             (zips, "US ZIP codes"), (cards, "card numbers"), (dates, "dates"), (orders, nil), (codes, nil),
         ] as [([String], String?)] {
-            let column = try Self.phoneColumn(cells)
+            // ZIP codes need a column named for them; the other kinds do not.
+            let column = try Self.phoneColumn(cells, name: kind == "US ZIP codes" ? "zip" : "phone")
             #expect(column.phone == nil, "\(cells[0])")
             #expect(column.kind == kind, "\(cells[0])")
+            #expect(try Self.phoneColumn(cells).phone == nil, "\(cells[0])")
         }
         // Bare runs of digits are read as phones no further than their shape: written as an
         // identifier, they count for no region.
