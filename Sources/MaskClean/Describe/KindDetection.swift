@@ -282,31 +282,26 @@ extension ValueKind {
     /// codes where the name says a postcode (`zip`, `postal`, `postcode`), but not another
     /// country's (`plz`, `code postal`, `cep`, `pin`): five digits are as often an identifier
     /// (a real export's sequential ids were taken for ZIP codes).
-    func fits(columnName name: String) -> Bool {
-        let words = Self.words(name)
-        let joined = words.joined()
-        let postal =
-            words.contains {
-                ["zip", "postal", "postcode", "postcodes", "zipcode", "postalcode"].contains($0)
-            }
-            || ["postcode", "postalcode", "zipcode"].contains { joined.contains($0) }
-        let german = words.contains("plz") || joined.contains("postleitzahl")
-        let french = words.contains("cp") || joined.contains("codepostal")
-        let brazilian = words.contains("cep")
-        let indian = words.contains("pin") || joined.contains("pincode")
+    func fits(columnName name: String) -> Bool { fits(ColumnNameWords(name)) }
+
+    /// The kinds a column named `name` may be of, its name read once.
+    static func fitting(columnName name: String) -> [ValueKind] {
+        let words = ColumnNameWords(name)
+        return allCases.filter { $0.fits(words) }
+    }
+
+    func fits(_ name: ColumnNameWords) -> Bool {
         switch self {
-        case .zip: return postal && !(german || french || brazilian || indian)
-        case .dePostcode: return german
-        case .frPostcode: return french
-        case .brPostcode: return brazilian || postal
-        case .jpPostcode: return postal
-        case .inPostcode: return indian || postal
+        case .zip: return name.postal && !(name.german || name.french || name.brazilian || name.indian)
+        case .dePostcode: return name.german
+        case .frPostcode: return name.french
+        case .brPostcode: return name.brazilian || name.postal
+        case .jpPostcode: return name.postal
+        case .inPostcode: return name.indian || name.postal
         // Not `tax id` or `tin`, which may be either: nine bare digits of one would be regrouped
         // as the other.
-        case .ein:
-            return words.contains("ein") || words.contains("fein")
-                || joined.contains("employeridentification")
-        case .ssn: return words.contains("ssn") || joined.contains("socialsecurity")
+        case .ein: return name.ein
+        case .ssn: return name.ssn
         default: return true
         }
     }
@@ -332,5 +327,34 @@ extension ValueKind {
         }
         if !word.isEmpty { words.append(word) }
         return words
+    }
+}
+
+/// What a column's name says of the kinds that need one (`ValueKind.needsName`), read once per
+/// column: a wide export has a hundred thousand names, and each is asked of every kind.
+struct ColumnNameWords {
+    var postal = false
+    var german = false
+    var french = false
+    var brazilian = false
+    var indian = false
+    var ein = false
+    var ssn = false
+
+    init(_ name: String) {
+        let words = ValueKind.words(name)
+        let joined = words.joined()
+        func within(_ part: String) -> Bool { joined.utf8.count >= part.utf8.count && joined.contains(part) }
+        postal =
+            words.contains {
+                ["zip", "postal", "postcode", "postcodes", "zipcode", "postalcode"].contains($0)
+            }
+            || ["postcode", "postalcode", "zipcode"].contains { within($0) }
+        german = words.contains("plz") || within("postleitzahl")
+        french = words.contains("cp") || within("codepostal")
+        brazilian = words.contains("cep")
+        indian = words.contains("pin") || within("pincode")
+        ein = words.contains("ein") || words.contains("fein") || within("employeridentification")
+        ssn = words.contains("ssn") || within("socialsecurity")
     }
 }

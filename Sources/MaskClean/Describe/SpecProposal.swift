@@ -210,7 +210,7 @@ public enum SpecProposer {
             .sorted { ($0.count, $1.format) > ($1.count, $0.format) }
         // A column of more shapes than are counted says so; its other values make no format.
         let shapeCount = (tally.otherShapes > 0 ? "more than " : "") + "\(ranked.count)"
-        let named = ValueKind.allCases.filter { $0.fits(columnName: name) }
+        let named = ValueKind.fitting(columnName: name)
         let otherKind = recognisedKind(tally, among: Set(named).subtracting([.phone]))
         if otherKind == nil, let phone = tally.phones.choice(values: values) {
             column.kind = PhoneChoice.kindName
