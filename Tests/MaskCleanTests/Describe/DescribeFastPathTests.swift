@@ -71,20 +71,37 @@ struct DescribeFastPathTests {
     }
 
     /// An export larger than the sample, so that its second reading runs in chunks: one worker
-    /// and four give the same proposal, figures and comments.
-    @Test("the second reading in four threads proposes what one thread proposes")
-    func parallelEqualsSerial() throws {
+    /// and four give the same proposal, figures and comments, in each record format.
+    @Test(
+        "the second reading in four threads proposes what one thread proposes",
+        arguments: ["csv", "ndjson", "json"])
+    func parallelEqualsSerial(_ format: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "maskclean-parallel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var text = "phone,lat,zip\n"
+        var records: [(phone: String, lat: String, zip: String)] = []
         for index in 0..<60_000 {
-            let phone = Self.columns[0].values[index % 400]
-            let lat = Self.columns[1].values[(index * 7) % 400]
-            text += "\(phone),\(lat),\(index % 11 == 0 ? "1234" : String(10_000 + index % 89_999))\n"
+            records.append(
+                (
+                    Self.columns[0].values[index % 400], Self.columns[1].values[(index * 7) % 400],
+                    index % 11 == 0 ? "1234" : String(10_000 + index % 89_999)
+                ))
         }
-        let path = folder.appendingPathComponent("export.csv").path
+        let text: String
+        switch format {
+        case "csv":
+            text = "phone,lat,zip\n" + records.map { "\($0.phone),\($0.lat),\($0.zip)\n" }.joined()
+        case "ndjson":
+            text = records.map { #"{"phone":"\#($0.phone)","lat":\#($0.lat),"zip":"\#($0.zip)"}"# + "\n" }
+                .joined()
+        default:
+            text =
+                "[\n"
+                + records.map { #"{"phone":"\#($0.phone)","lat":\#($0.lat),"zip":"\#($0.zip)"}"# }
+                .joined(separator: ",\n") + "\n]\n"
+        }
+        let path = folder.appendingPathComponent("export.\(format)").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         var options = DescribeOptions(input: path)
         options.sample = 1_000
@@ -95,7 +112,9 @@ struct DescribeFastPathTests {
         #expect(serial.records == 60_000)
         #expect(serial.columns == parallel.columns)
         #expect(serial.yaml(schemaBeside: false) == parallel.yaml(schemaBeside: false))
-        #expect(!serial.proposed.isEmpty)
+        #expect(serial.proposed.map(\.name) == ["phone", "lat", "zip"])
+        // Every record was measured, not only the sample's.
+        #expect(serial.proposed.allSatisfy { $0.values + $0.empty == 60_000 })
     }
 
     /// Two bad records far apart: however the chunks fall to the threads, the first in the
