@@ -39,12 +39,7 @@ extension RecordPass {
         _ header: ([String]) throws(MaskCleanError) -> Void,
         _ body: (inout Worker, RecordBatch, RecordBatch.Record, [String]?) throws(MaskCleanError) -> Void
     ) throws(MaskCleanError) -> Int {
-        let start = source.start
-        if let names = start.columnNames { try header(names) }
-        let reader = ChunkReader(
-            input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
-            maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
-            firstLine: start.nextLine)
+        let (start, reader) = try begin(source, input, header)
         let turns = Turns(readers: (0..<workers.count).map { _ in source.makeReader() })
         let names = start.columnNames
         let inputName = input.name
@@ -85,15 +80,7 @@ private final class Turns: @unchecked Sendable {
                 switch try reader.next(into: buffer) {
                 case nil: return nil
                 case .chunk(let chunk): return (index, chunk)
-                case .oversizedRecord(let line):
-                    let problem = RecordProblem.tooLong(
-                        maximum: reader.maximumRecordBytes, insideQuotedField: reader.isInsideQuotedField)
-                    throw .data(inputName, line: line, problem.message)
-                case .brokenStructure(let line):
-                    throw .data(
-                        inputName, line: line,
-                        "the array's structure is broken here (a bracket that closes the wrong one, or a string whose closing quote is missing)"
-                    )
+                case let event?: throw RecordPass.failure(event, reader, inputName)
                 }
             } catch {
                 failure = (index, error)

@@ -46,12 +46,7 @@ struct RecordPass {
         _ source: Source, _ input: InputFile, _ header: ([String]) throws(MaskCleanError) -> Void,
         _ body: (RecordBatch, RecordBatch.Record, Int, [String]?) throws(MaskCleanError) -> Void
     ) throws(MaskCleanError) -> Int {
-        let start = source.start
-        if let names = start.columnNames { try header(names) }
-        let reader = ChunkReader(
-            input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
-            maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
-            firstLine: start.nextLine)
+        let (start, reader) = try begin(source, input, header)
         let recordReader = source.makeReader()
         var returned: ByteBuffer?
         var records = 0
@@ -76,17 +71,42 @@ struct RecordPass {
                 // A bad record past the --head records is none of describe's business.
                 if let fatal = batch.fatal, records < limit { throw fatal }
                 returned = chunk.buffer
-            case .oversizedRecord(let line):
-                let problem = RecordProblem.tooLong(
-                    maximum: reader.maximumRecordBytes, insideQuotedField: reader.isInsideQuotedField)
-                throw .data(input.name, line: line, problem.message)
-            case .brokenStructure(let line):
-                throw .data(
-                    input.name, line: line,
-                    "the array's structure is broken here (a bracket that closes the wrong one, or a string whose closing quote is missing)"
-                )
+            case .oversizedRecord, .brokenStructure:
+                throw Self.failure(event, reader, input.name)
             }
         }
         return records
+    }
+
+    /// The input's start, with `header` given its names, and a chunk reader from there: what
+    /// every reading of the input begins with.
+    func begin<Source: RecordSource>(
+        _ source: Source, _ input: InputFile, _ header: ([String]) throws(MaskCleanError) -> Void
+    ) throws(MaskCleanError) -> (InputStart, ChunkReader<Source.Splitter>) {
+        let start = source.start
+        if let names = start.columnNames { try header(names) }
+        let reader = ChunkReader(
+            input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
+            maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
+            firstLine: start.nextLine)
+        return (start, reader)
+    }
+
+    /// The error a reading stops with at a record too long or an array whose structure broke.
+    static func failure<Splitter>(
+        _ event: ChunkReader<Splitter>.Event, _ reader: ChunkReader<Splitter>, _ file: String
+    ) -> MaskCleanError {
+        switch event {
+        case .oversizedRecord(let line):
+            let problem = RecordProblem.tooLong(
+                maximum: reader.maximumRecordBytes, insideQuotedField: reader.isInsideQuotedField)
+            return .data(file, line: line, problem.message)
+        case .brokenStructure(let line):
+            return .data(
+                file, line: line,
+                "the array's structure is broken here (a bracket that closes the wrong one, or a string whose closing quote is missing)"
+            )
+        case .chunk: preconditionFailure("a chunk is not a failure")
+        }
     }
 }
