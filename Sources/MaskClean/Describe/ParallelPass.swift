@@ -8,17 +8,19 @@ import Foundation
 /// The first bad record in input order is the error thrown, as a serial reading would throw it.
 extension RecordPass {
     /// Reads `input`'s records as `read(_:header:record:)` does, with one worker per element of
-    /// `workers`: `record` gets each record with the state of the worker that parsed it. Returns
+    /// `workers`: `record` gets each record with the state of the worker that parsed it, and its
+    /// place in the input. Returns
     /// how many records were read and the workers' states. `--head` reads serially (a limit in
     /// records needs the records in order), as does a single worker.
     func read<Worker>(
         _ input: InputFile, workers: [Worker], header: ([String]) throws(MaskCleanError) -> Void,
-        record: (inout Worker, RecordBatch, RecordBatch.Record, [String]?) throws(MaskCleanError) -> Void
+        record: (inout Worker, RecordBatch, RecordBatch.Record, Int, [String]?) throws(MaskCleanError) -> Void
     ) throws(MaskCleanError) -> (records: Int, workers: [Worker]) {
         var workers = workers
         guard workers.count > 1, limit == Int.max else {
-            let records = try read(input, header: header) { (batch, one, _, names) throws(MaskCleanError) in
-                try record(&workers[0], batch, one, names)
+            let records = try read(input, header: header) {
+                (batch, one, offset, names) throws(MaskCleanError) in
+                try record(&workers[0], batch, one, offset, names)
             }
             return (records, workers)
         }
@@ -37,7 +39,7 @@ extension RecordPass {
     private func read<Source: RecordSource, Worker>(
         _ source: Source, _ input: InputFile, _ workers: inout [Worker],
         _ header: ([String]) throws(MaskCleanError) -> Void,
-        _ body: (inout Worker, RecordBatch, RecordBatch.Record, [String]?) throws(MaskCleanError) -> Void
+        _ body: (inout Worker, RecordBatch, RecordBatch.Record, Int, [String]?) throws(MaskCleanError) -> Void
     ) throws(MaskCleanError) -> Int {
         let (start, reader) = try begin(source, input, header)
         let turns = Turns(readers: (0..<workers.count).map { _ in source.makeReader() })
@@ -108,7 +110,7 @@ private struct WorkerLoop: @unchecked Sendable {
 /// touches only its own state, and none outlives the reading, which returns once all are done.
 private struct Shared<Worker, Splitter: RecordSplitter>: @unchecked Sendable {
     let states: UnsafeMutableBufferPointer<Worker>
-    let body: (inout Worker, RecordBatch, RecordBatch.Record, [String]?) throws(MaskCleanError) -> Void
+    let body: (inout Worker, RecordBatch, RecordBatch.Record, Int, [String]?) throws(MaskCleanError) -> Void
     let reader: ChunkReader<Splitter>
 
     func work(_ worker: Int, _ turns: Turns, names: [String]?, inputName: String) {
@@ -124,7 +126,7 @@ private struct Shared<Worker, Splitter: RecordSplitter>: @unchecked Sendable {
                     if record.problem >= 0 {
                         throw .data(inputName, line: record.line, batch.problems[record.problem].message)
                     }
-                    try body(&states[worker], batch, record, names)
+                    try body(&states[worker], batch, record, chunk.firstOffset + record.raw.lowerBound, names)
                     records += 1
                 }
                 if let fatal = batch.fatal { throw fatal }

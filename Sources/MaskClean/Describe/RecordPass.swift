@@ -28,8 +28,8 @@ struct RecordPass {
     }
 
     /// Reads `input`'s records, up to `limit`: `header` gets a CSV header's names before any
-    /// record, `record` each record with its batch, its number from 0 and the header's names
-    /// (nil for JSON). The first bad record ends the reading with the error a run stops with.
+    /// record, `record` each record with its batch, its place in the input (`Chunk.firstOffset`)
+    /// and the header's names (nil for JSON). The first bad record ends the reading with the error a run stops with.
     /// Returns how many records were read.
     func read(
         _ input: InputFile, header: ([String]) throws(MaskCleanError) -> Void,
@@ -65,7 +65,7 @@ struct RecordPass {
                     if record.problem >= 0 {
                         throw .data(input.name, line: record.line, batch.problems[record.problem].message)
                     }
-                    try body(batch, record, records, start.columnNames)
+                    try body(batch, record, chunk.firstOffset + record.raw.lowerBound, start.columnNames)
                     records += 1
                 }
                 // A bad record past the --head records is none of describe's business.

@@ -25,7 +25,7 @@ public struct DescribeOptions: Sendable {
 }
 
 /// The records of an input `describe` judges its proposal from: a sample of `--sample` records
-/// spread over every record read (`Reservoir`), each column's values added up (`ColumnTally`)
+/// spread over every record read (`SampleKeeper`), each column's values added up (`ColumnTally`)
 /// in input order. The whole input is read: a key first met in its last record is a column, and
 /// a bad record anywhere fails describe as it would fail a run. A cell that is missing, JSON
 /// `null` or the empty string is empty, as a run counts it.
@@ -65,8 +65,9 @@ struct RecordSample {
 
     /// Reads the input with the readers `run` uses (the same formats, decompression and errors)
     /// and keeps `options.sample` of its records, chosen uniformly over all of them and the same
-    /// on every run, in memory (every record for 0); their values are then added up in input
-    /// order, so that an input of no more records than the sample is judged from all of them.
+    /// on every run (`SampleKeeper`), in memory; their values are then added up in input order,
+    /// so that an input of no more records than the sample is judged from all of them. With
+    /// `--sample 0` every record's values are added up as they are read.
     static func read(
         _ options: DescribeOptions, limits: ColumnTally.Limits = .init()
     ) throws(MaskCleanError) -> RecordSample {
@@ -81,30 +82,83 @@ struct RecordSample {
             input.copy = copy
             sample.copy = copy
         }
-        var reservoir = Reservoir<[(Int, String?)]>(size: options.sample)
+        if options.sample == 0 {
+            try sample.addEvery(input)
+        } else {
+            try sample.keep(options.sample, of: input)
+        }
+        return sample
+    }
+
+    /// Adds every record's values up as it is read, in input order (`--sample 0`).
+    private mutating func addEvery(_ input: InputFile) throws(MaskCleanError) {
         var slots: [Int] = []
-        let records = try pass.read(input) { (names: [String]) throws(MaskCleanError) in
-            slots = names.map { sample.column($0) }
-        } record: { (batch, record, number, names) throws(MaskCleanError) in
-            // Every JSON record's keys are columns, whether sampled or not.
-            let members = names == nil ? sample.members(batch, record) : []
-            let slot = options.sample == 0 ? nil : reservoir.slot(for: number)
-            guard options.sample == 0 || slot != nil else { return }
-            let cells: [(Int, String?)]
+        var reader = SampleWorker(id: 0)
+        var cells: [(Int, String?)] = []
+        let file = file
+        records = try pass.read(input) { (names: [String]) throws(MaskCleanError) in
+            slots = names.map { column($0) }
+        } record: { (batch, record, offset, names) throws(MaskCleanError) in
             if let names {
-                cells = try sample.cells(batch, record, names, slots)
+                let sampled = Self.sampled(batch, record, names, slots, worker: nil)
+                if let name = sampled.invalidColumn {
+                    throw .data(file, line: record.line, RecordProblem.invalidUTF8InColumn(name).message)
+                }
+                cells = sampled.cells
             } else {
-                cells = sample.cells(batch, members)
+                let members = reader.members(batch, record, at: offset)
+                // One reader: its columns are the sample's, in the order first met.
+                for name in reader.columns.dropFirst(columns.count) { _ = column(name) }
+                cells = Self.cells(batch, members)
             }
-            if let slot {
-                reservoir.keep(cells, number: number, at: slot)
-            } else {
-                sample.add(cells)
+            add(cells)
+        }
+        for (index, count) in reader.unmaskable.enumerated() { tallies[index].unmaskable += count }
+    }
+
+    /// Keeps `size` records of the input, read by `workers` threads (`SampleKeeper`), and adds
+    /// their values up in input order; a JSON key is a column whether or not a record of the
+    /// sample has it, in the order the keys are first met.
+    private mutating func keep(_ size: Int, of input: InputFile) throws(MaskCleanError) {
+        let keeper = SampleKeeper<SampledRecord>(size: size)
+        var slots: [Int] = []
+        let (count, readers) = try pass.read(input, workers: (0..<workers).map { SampleWorker(id: $0) }) {
+            (names: [String]) throws(MaskCleanError) in
+            slots = names.map { column($0) }
+        } record: { (worker: inout SampleWorker, batch, record, offset, names) throws(MaskCleanError) in
+            let members = names == nil ? worker.members(batch, record, at: offset) : []
+            let key = SampleKeeper<SampledRecord>.key(offset)
+            guard key < worker.bar else { return }
+            let id = worker.id
+            worker.bar = keeper.offer(key, offset: offset) {
+                if let names { return Self.sampled(batch, record, names, slots, worker: nil) }
+                return SampledRecord(worker: id, line: record.line, cells: Self.cells(batch, members))
             }
         }
-        sample.records = records
-        for (_, cells) in reservoir.kept.sorted(by: { $0.number < $1.number }) { sample.add(cells) }
-        return sample
+        records = count
+        // Each reader's JSON keys, as the sample's columns in the order the input first has them.
+        var met: [(place: SampleWorker.Place, worker: Int, column: Int)] = []
+        for reader in readers {
+            for (column, place) in reader.firstMet.enumerated() { met.append((place, reader.id, column)) }
+        }
+        met.sort { $0.place < $1.place }
+        var columnOf = readers.map { Array(repeating: 0, count: $0.columns.count) }
+        for (_, worker, local) in met { columnOf[worker][local] = column(readers[worker].columns[local]) }
+        for reader in readers {
+            for (local, count) in reader.unmaskable.enumerated() {
+                tallies[columnOf[reader.id][local]].unmaskable += count
+            }
+        }
+        for (_, record) in keeper.kept {
+            if let name = record.invalidColumn {
+                throw .data(file, line: record.line, RecordProblem.invalidUTF8InColumn(name).message)
+            }
+            if let worker = record.worker {
+                add(record.cells.map { (columnOf[worker][$0.0], $0.1) })
+            } else {
+                add(record.cells)
+            }
+        }
     }
 
     /// The input from its start, for a second reading: a regular file opened again, or a pipe's
@@ -114,42 +168,26 @@ struct RecordSample {
         return try InputFile(path: input)
     }
 
-    /// A CSV record's fields under the header's names: their columns (`slots`) and texts.
-    private func cells(_ batch: RecordBatch, _ record: RecordBatch.Record, _ names: [String], _ slots: [Int])
-        throws(MaskCleanError) -> [(Int, String?)]
-    {
-        var cells: [(Int, String?)] = []
-        cells.reserveCapacity(names.count)
+    /// A CSV record's fields under the header's names: their columns (`slots`) and texts; the
+    /// name of the first column whose text is not UTF-8, if any, for the error describe stops
+    /// with if the record stays in the sample.
+    private static func sampled(
+        _ batch: RecordBatch, _ record: RecordBatch.Record, _ names: [String], _ slots: [Int], worker: Int?
+    ) -> SampledRecord {
+        var sampled = SampledRecord(worker: worker, line: record.line, cells: [])
+        sampled.cells.reserveCapacity(names.count)
         for (slot, name) in names.enumerated() {
-            guard let cell = String(validating: batch.text(record, slot), as: UTF8.self) else {
-                throw .data(file, line: record.line, RecordProblem.invalidUTF8InColumn(name).message)
-            }
-            cells.append((slots[slot], cell))
+            let cell = String(validating: batch.text(record, slot), as: UTF8.self)
+            if cell == nil, sampled.invalidColumn == nil { sampled.invalidColumn = name }
+            sampled.cells.append((slots[slot], cell ?? ""))
         }
-        return cells
-    }
-
-    /// A JSON record's top-level members (the object as read, which the reader checked: it
-    /// scans), each key's column made if new; objects, arrays and booleans, which no run masks,
-    /// are counted as they are met.
-    private mutating func members(_ batch: RecordBatch, _ record: RecordBatch.Record)
-        -> [(column: Int, value: JSONToken)]
-    {
-        var members: [(column: Int, value: JSONToken)] = []
-        for (key, value) in JSONMembers(batch, record).all {
-            let index = column(JSONScanner(batch.bytes).decodeString(key) ?? "")
-            switch value.kind {
-            case .object, .array, .bool: tallies[index].unmaskable += 1
-            case .string, .number, .null: break
-            }
-            members.append((index, value))
-        }
-        return members
+        return sampled
     }
 
     /// A JSON record's members as cells: strings decoded, numbers as written, `null` empty, and
     /// nil for what no run masks.
-    private func cells(_ batch: RecordBatch, _ members: [(column: Int, value: JSONToken)]) -> [(Int, String?)]
+    private static func cells(_ batch: RecordBatch, _ members: [(column: Int, value: JSONToken)])
+        -> [(Int, String?)]
     {
         let reader = JSONScanner(batch.bytes)
         return members.map { member in
@@ -184,6 +222,69 @@ struct RecordSample {
         columns.append(name)
         tallies.append(ColumnTally())
         return columns.count - 1
+    }
+}
+
+/// A record of `describe`'s sample, out of its chunk: its cells by column, the worker whose
+/// columns they are (nil: the sample's own, a CSV header's), its line, and the first column
+/// whose text is not UTF-8.
+struct SampledRecord {
+    var worker: Int?
+    var line: Int
+    var cells: [(Int, String?)]
+    var invalidColumn: String?
+}
+
+/// One thread's share of `describe`'s first reading: the bar its records' keys must be below to
+/// be offered to the sample, and the JSON keys it met (where first, and how many of each's values
+/// no run masks), which become the sample's columns once every thread is done.
+struct SampleWorker {
+    /// A key's first place: its record's place in the input and its rank among the members.
+    struct Place: Comparable {
+        var offset: Int
+        var member: Int
+        static func < (left: Place, right: Place) -> Bool {
+            (left.offset, left.member) < (right.offset, right.member)
+        }
+    }
+
+    let id: Int
+    var bar = UInt64.max
+    var columns: [String] = []
+    var firstMet: [Place] = []
+    var unmaskable: [Int] = []
+    private var index: [String: Int] = [:]
+
+    init(id: Int) {
+        self.id = id
+    }
+
+    /// A JSON record's top-level members (the object as read, which the reader checked: it
+    /// scans), each by this worker's column for its key, made if new; objects, arrays and
+    /// booleans, which no run masks, are counted as they are met.
+    mutating func members(_ batch: RecordBatch, _ record: RecordBatch.Record, at offset: Int)
+        -> [(column: Int, value: JSONToken)]
+    {
+        var members: [(column: Int, value: JSONToken)] = []
+        for (rank, (key, value)) in JSONMembers(batch, record).all.enumerated() {
+            let name = JSONScanner(batch.bytes).decodeString(key) ?? ""
+            let column: Int
+            if let known = index[name] {
+                column = known
+            } else {
+                column = columns.count
+                index[name] = column
+                columns.append(name)
+                firstMet.append(Place(offset: offset, member: rank))
+                unmaskable.append(0)
+            }
+            switch value.kind {
+            case .object, .array, .bool: unmaskable[column] += 1
+            case .string, .number, .null: break
+            }
+            members.append((column, value))
+        }
+        return members
     }
 }
 

@@ -51,7 +51,7 @@ extension SpecProposer {
             var slots: [Int: Int] = [:]
             for (slot, name) in names.enumerated() { if let entry = byKey[name] { slots[entry] = slot } }
             fields = slots.map { (slot: $0.value, measure: $0.key) }.sorted { $0.slot < $1.slot }
-        } record: { (worker: inout MeasureWorker, batch, record, names) throws(MaskCleanError) in
+        } record: { (worker: inout MeasureWorker, batch, record, _, names) throws(MaskCleanError) in
             defer { worker.records += 1 }
             if let names {
                 for (slot, entry) in fields {

@@ -47,6 +47,8 @@ final class ChunkReader<Splitter: RecordSplitter> {
     private var line: Int
     private var atEnd = false
     private var handedOut = false
+    /// Bytes before `pending`'s first: handed out in chunks or passed over in a record too long.
+    private var offset = 0
     /// The line the splitter found the input's structure broken on.
     private var brokenLine: Int?
     /// The input read so far ends inside a quoted field.
@@ -127,6 +129,7 @@ final class ChunkReader<Splitter: RecordSplitter> {
             try sink(pending.bytes)
             line += lineFeeds
             lineFeeds = 0
+            offset += pending.count
             pending.truncate(to: 0)
             let count = try readIntoPending()
             guard count > 0 else { return }
@@ -134,6 +137,7 @@ final class ChunkReader<Splitter: RecordSplitter> {
             if let end = found.boundary {
                 try sink(UnsafeBufferPointer(rebasing: pending.bytes[..<end]))
                 line += found.lineFeedsBeforeBoundary
+                offset += end
                 pending.removeFirst(end)
                 scan(from: 0)
                 return
@@ -144,6 +148,7 @@ final class ChunkReader<Splitter: RecordSplitter> {
         try sink(pending.bytes)
         line += lineFeeds
         lineFeeds = 0
+        offset += pending.count
         pending.truncate(to: 0)
     }
 
@@ -183,8 +188,10 @@ final class ChunkReader<Splitter: RecordSplitter> {
             pending.removeFirst(end)
             chunkBuffer = fresh
         }
-        let chunk = Chunk(buffer: chunkBuffer, firstLine: line, isLast: isLast, isFirst: !handedOut)
+        let chunk = Chunk(
+            buffer: chunkBuffer, firstLine: line, isLast: isLast, isFirst: !handedOut, firstOffset: offset)
         handedOut = true
+        offset += end
         line += cutLineFeeds
         lineFeeds -= cutLineFeeds
         // The boundary found so far is the one just cut at, or none remains before the end.

@@ -8,6 +8,9 @@ struct Chunk: Sendable {
     var isLast: Bool
     /// The first chunk of the input; every other one starts just after a record boundary.
     var isFirst = false
+    /// Where its first byte is among the bytes the chunk reader read, counted from the first
+    /// after the header: a record's place in the input, however the input is cut into chunks.
+    var firstOffset = 0
 
     var bytes: UnsafeBufferPointer<UInt8> { buffer.bytes }
 }

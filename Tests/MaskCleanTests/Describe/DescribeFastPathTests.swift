@@ -117,6 +117,49 @@ struct DescribeFastPathTests {
         #expect(serial.proposed.allSatisfy { $0.values + $0.empty == 60_000 })
     }
 
+    /// The first reading in threads too: keys first met far into the input, in records of
+    /// different key orders, are columns in the order the input first has them, with the
+    /// values no run masks counted; a JSON array on one line (its records share a line) is
+    /// sampled as one thread samples it.
+    @Test(
+        "the first reading in four threads finds the columns and the sample one thread finds",
+        arguments: ["ndjson", "json", "json-one-line"])
+    func parallelFirstReading(_ format: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "maskclean-parallel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var objects: [String] = []
+        for index in 0..<40_000 {
+            let zip = #""zip":"\#(10_000 + index % 89_999)""#
+            let phone = #""phone":"555-\#(1000 + index % 9000)""#
+            switch index {
+            // Met first here, past the first chunks, and again later in another place.
+            case 25_000, 33_000: objects.append("{\(phone),\"late\":{\"a\":1},\(zip),\"later\":\"x\"}")
+            case 30_000: objects.append("{\"latest\":true,\(zip),\(phone)}")
+            default: objects.append(index % 2 == 0 ? "{\(zip),\(phone)}" : "{\(phone),\(zip)}")
+            }
+        }
+        let text: String
+        switch format {
+        case "ndjson": text = objects.joined(separator: "\n") + "\n"
+        case "json": text = "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+        default: text = "[" + objects.joined(separator: ",") + "]\n"
+        }
+        let path = folder.appendingPathComponent("export.\(format == "ndjson" ? "ndjson" : "json")").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var options = DescribeOptions(input: path)
+        options.sample = 500
+        options.jobs = 1
+        let serial = try SpecProposer.describe(options)
+        options.jobs = 4
+        let parallel = try SpecProposer.describe(options)
+        #expect(serial.records == 40_000)
+        #expect(serial.columns.map(\.name) == ["zip", "phone", "late", "later", "latest"])
+        #expect(serial.columns == parallel.columns)
+        #expect(serial.yaml(schemaBeside: false) == parallel.yaml(schemaBeside: false))
+    }
+
     /// Two bad records far apart: however the chunks fall to the threads, the first in the
     /// input is the one named, as a serial reading names it.
     @Test("in four threads, the first bad record in the input is the error")
