@@ -167,8 +167,10 @@ struct Measure {
     /// alternative formats that changed what values say are taken out (a North American number's
     /// extension format wrote twelve bare digits as a number with an extension), and the kind is
     /// proposed with the others, its comment saying which were taken out and why.
+    /// `sampled`: the values measured are the sample's, which the comment of a format taken out
+    /// says.
     @discardableResult
-    func finish(_ column: inout ColumnProposal) -> Bool {
+    func finish(_ column: inout ColumnProposal, sampled: Bool = false) -> Bool {
         column.complete = complete
         column.uncovered = uncovered.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
             .prefix(SpecProposer.uncoveredShown).map { ShapeCount(shape: $0.key, count: $0.value) }
@@ -181,7 +183,9 @@ struct Measure {
                 column.leftOut = reason
                 return false
             }
-            if column.formatsTakenOut.isEmpty { column.formatsTakenOutReason = reason }
+            if column.formatsTakenOut.isEmpty {
+                column.formatsTakenOutReason = (sampled ? "in the sample, " : "") + reason
+            }
             column.formatsTakenOut += faultyFormats.sorted().map { formats[$0] }
             column.formats = formats.indices.filter { !faultyFormats.contains($0) }.map { formats[$0] }
             let taken = column.formatsTakenOut

@@ -9,8 +9,33 @@ extension SpecProposer {
         throws(MaskCleanError)
     {
         var pending = Set(chosen.indices.filter { columns[$0].leftOut == nil })
+        if !sample.isWhole {
+            for position in pending {
+                try takeOutFaultyFormats(&columns[position], sample.tallies[chosen[position]])
+            }
+        }
         while !pending.isEmpty {
             pending = try measure(&columns, sample, chosen, pending)
+        }
+    }
+
+    /// A kind's alternative formats that change what the sample's values say, taken out before
+    /// every record is read: each reading of the input with a format still at fault would be
+    /// followed by another without it (an extension format hides another one behind it, so a
+    /// North American column took four readings). The sample's values are the input's, so a
+    /// format at fault in them is at fault in the input, and the comment says the sample showed
+    /// it; one the sample did not show is still found in the reading of every record. A column
+    /// the sample would leave out is left to that reading, which counts every value.
+    private static func takeOutFaultyFormats(_ column: inout ColumnProposal, _ tally: ColumnTally)
+        throws(MaskCleanError)
+    {
+        guard column.kind != nil, column.phone == nil else { return }
+        while column.formats.count > 1 {
+            var trial = column
+            var measure = try Measure(trial)
+            for (value, count) in tally.distinct { measure.add(value, count: count) }
+            guard measure.finish(&trial, sampled: true), trial.leftOut == nil else { return }
+            column = trial
         }
     }
 
