@@ -134,24 +134,25 @@ struct ValueTally {
             if few!.count > LeftOutReasons.fewValues { few = nil }
         }
         if LeftOutReasons.hasLowercaseWord(value) { lowercaseWords += count }
-        let shape = ValueShape(value)
-        let format = shape.format
+        let format = ValueShape.asciiFormat(value) ?? ValueShape(value).format
         if shapes.count < shapeCap {
             shapes[format, default: 0] += count
         } else if let position = shapes.index(forKey: format) {
             shapes.values[position] += count
         } else {
+            let shape = ValueShape(value)
             otherShapes += count
             if shape.hasLetterRun(of: 3) { otherShapesWithWords += count }
             if !shape.isDigitsOnly { otherShapesNotDigitsOnly += count }
         }
-        let bytes = ValueKind.trimmedBytes(value)
+        let trimmed = ValueKind.trimmed(value)
+        let bytes = ValueKind.trimmedBytes(trimmed)
         for index in kinds.indices {
-            if let match = kinds[index].kind.match(value, bytes: bytes) {
+            if let match = kinds[index].kind.match(trimmed: trimmed, bytes: bytes) {
                 kinds[index].add(match, count: count)
             }
         }
-        if ValueKind.failsLuhn(value) { failingLuhn += count }
+        if ValueKind.failsLuhn(trimmed: trimmed) { failingLuhn += count }
         var text = value
         text.withUTF8 { bytes in
             let before = phones.regions.count

@@ -40,16 +40,18 @@ enum ValueKind: CaseIterable, Sendable {
 
     /// What one value of this kind is made of, or nil when it is not one.
     func match(_ value: String) -> KindMatch? {
-        match(value, bytes: Self.trimmedBytes(value))
+        let text = Self.trimmed(value)
+        return match(trimmed: text, bytes: Self.trimmedBytes(text))
     }
 
-    /// The same, given the value's bytes as `trimmedBytes` gives them.
-    func match(_ value: String, bytes: [UInt8]?) -> KindMatch? {
+    /// The same, given the value trimmed (`trimmed`) and its bytes as `trimmedBytes` gives
+    /// them: a tally works them out once for all the kinds.
+    func match(trimmed text: Substring, bytes: [UInt8]?) -> KindMatch? {
         switch self {
-        case .phone: return PhoneNumber(Self.trimmed(value)).map(KindMatch.phone)
-        case .card: return Self.cardDigits(Self.trimmed(value)).map(KindMatch.card)
-        case .date: return DateValue(Self.trimmed(value)).map(KindMatch.date)
-        case .zip: return Self.zipPlusFour(Self.trimmed(value)).map(KindMatch.zip)
+        case .phone: return PhoneNumber(text).map(KindMatch.phone)
+        case .card: return Self.cardDigits(text).map(KindMatch.card)
+        case .date: return DateValue(text).map(KindMatch.date)
+        case .zip: return Self.zipPlusFour(text).map(KindMatch.zip)
         default: break
         }
         guard let bytes else { return nil }
@@ -84,13 +86,22 @@ enum ValueKind: CaseIterable, Sendable {
     /// A value's bytes with the white space around it trimmed, for the kinds read byte by byte;
     /// nil when it is longer than any of them (an IBAN grouped by four: 42 bytes; a timestamp
     /// with nine digits of fraction and an offset: 35).
-    static func trimmedBytes(_ value: String) -> [UInt8]? {
-        let text = trimmed(value).utf8
-        guard !text.isEmpty, text.count <= 48 else { return nil }
-        return Array(text)
+    static func trimmedBytes(_ text: Substring) -> [UInt8]? {
+        let bytes = text.utf8
+        guard !bytes.isEmpty, bytes.count <= 48 else { return nil }
+        return Array(bytes)
     }
 
-    private static func trimmed(_ value: String) -> Substring {
+    /// A value without the white space around it (Unicode's).
+    static func trimmed(_ value: String) -> Substring {
+        // Most values start and end with a printable ASCII character, which is a character
+        // of its own or the first of one (a mark may follow it): no white space, so none to
+        // take off, and Unicode's tables need no look.
+        if let first = value.utf8.first, let last = value.utf8.last, (0x21...0x7E).contains(first),
+            (0x21...0x7E).contains(last)
+        {
+            return value[...]
+        }
         let isSpace = { (character: Character) in
             character.unicodeScalars.allSatisfy(\.properties.isWhitespace)
         }
@@ -102,41 +113,60 @@ enum ValueKind: CaseIterable, Sendable {
 
     /// Whether a value has a card number's 13 to 19 digits, but not its check digit.
     static func failsLuhn(_ value: String) -> Bool {
-        let text = trimmed(value)
-        return cardDigits(text) == nil && cardDigits(text, checked: false) != nil
+        failsLuhn(trimmed: trimmed(value))
     }
+
+    /// The same, of a value trimmed.
+    static func failsLuhn(trimmed text: Substring) -> Bool {
+        cardDigits(text) == nil && cardDigits(text, checked: false) != nil
+    }
+
+    // A card number, a ZIP code and a date are made of ASCII digits and separators only, each a
+    // character of one byte: they are read byte by byte, and a byte outside them (a letter, a
+    // mark, any byte of a character outside ASCII) is not one.
 
     /// A card number: 13 to 19 digits, grouped by spaces or hyphens or not at all, that pass the
     /// Luhn check. Returns the number of digits.
     static func cardDigits(_ text: Substring, checked: Bool = true) -> Int? {
-        var digits: [Int] = []
-        for character in text {
-            if let digit = character.asciiDigit {
-                digits.append(digit)
-            } else if character != " " && character != "-" {
-                return nil
+        var count = 0
+        // The Luhn check doubles every second digit from the last, which depends on the count,
+        // known at the end: each digit is added plain and doubled to the sums of its place's
+        // parity from the first, and the end takes the right two.
+        var plain = (even: 0, odd: 0)
+        var doubled = (even: 0, odd: 0)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x30...0x39:
+                let digit = Int(byte - 0x30)
+                let twice = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
+                if count % 2 == 0 {
+                    plain.even += digit
+                    doubled.even += twice
+                } else {
+                    plain.odd += digit
+                    doubled.odd += twice
+                }
+                count += 1
+                guard count <= 19 else { return nil }
+            case 0x20, 0x2D: continue
+            default: return nil
             }
         }
-        guard (13...19).contains(digits.count) else { return nil }
-        guard checked else { return digits.count }
-        var sum = 0
-        for (position, digit) in digits.reversed().enumerated() {
-            let value = position % 2 == 1 ? digit * 2 : digit
-            sum += value > 9 ? value - 9 : value
-        }
-        return sum % 10 == 0 ? digits.count : nil
+        guard (13...19).contains(count) else { return nil }
+        guard checked else { return count }
+        // With an even count the first digit (place 0) is doubled; with an odd one, the second.
+        let sum = count % 2 == 0 ? doubled.even + plain.odd : plain.even + doubled.odd
+        return sum % 10 == 0 ? count : nil
     }
 
     /// A ZIP code, `12345`, or ZIP+4, `12345-6789`. Returns whether it has the four.
     static func zipPlusFour(_ text: Substring) -> Bool? {
-        let characters = Array(text)
-        let fiveDigits = characters.count >= 5 && characters[..<5].allSatisfy { $0.asciiDigit != nil }
-        guard fiveDigits else { return nil }
-        if characters.count == 5 { return false }
-        guard characters.count == 10, characters[5] == "-",
-            characters[6...].allSatisfy({ $0.asciiDigit != nil })
-        else { return nil }
-        return true
+        let bytes = text.utf8
+        guard bytes.count == 5 || bytes.count == 10 else { return nil }
+        for (place, byte) in bytes.enumerated() {
+            guard place == 5 ? byte == 0x2D : (0x30...0x39).contains(byte) else { return nil }
+        }
+        return bytes.count == 10
     }
 }
 
@@ -221,6 +251,9 @@ struct DateValue {
     var widths: [Int]
 
     init?(_ text: Substring) {
+        // Only ASCII digits and a separator (`ValueKind.cardDigits`): anything else is no date.
+        guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2F || $0 == 0x2D || $0 == 0x2E })
+        else { return nil }
         if text.count == 8, text.allSatisfy({ $0.asciiDigit != nil }) {
             let digits = text.compactMap(\.asciiDigit)
             let year = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3]

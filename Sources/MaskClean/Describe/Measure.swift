@@ -1,3 +1,4 @@
+import Foundation
 import MaskEngine
 
 /// A proposed column's values masked with its formats, one after another, as a run masks them:
@@ -34,6 +35,15 @@ struct Measure {
     /// shape as a comment shows it (`ShapeMemo`); nil for the slow twin.
     private var meanings: ShapeMemo<MeaningChange?>?
     private var shapes: ShapeMemo<String>?
+    /// Each ASCII shape's whole outcome, when no check judges a value's digits: complete with
+    /// what it said kept, or not complete and shown as a comment shows it (`ShapeMemo`). A
+    /// shape whose complete values say something else is never remembered: each is masked,
+    /// for its example.
+    private var outcomes: ShapeMemo<KnownOutcome>?
+    enum KnownOutcome {
+        case complete
+        case notComplete(shape: String)
+    }
 
     /// The column's spec as written compiles. `remembering: false` judges every value afresh:
     /// the slow twin of `ShapeMemo`'s fast path.
@@ -47,6 +57,9 @@ struct Measure {
         // A phone column's numbers are read by their digits' values, not by their shape.
         meanings = remembering && !isPhone ? ShapeMemo() : nil
         shapes = remembering ? ShapeMemo() : nil
+        // A check (a date's calendar, a card's check digit) judges the digits themselves, not
+        // their shape; a phone number is read by its digits' values.
+        outcomes = remembering && !isPhone && spec.columns[0].check == nil ? ShapeMemo() : nil
     }
 
     mutating func add(_ value: String, count: Int) {
@@ -55,6 +68,13 @@ struct Measure {
     }
 
     mutating func add(utf8 value: UnsafeBufferPointer<UInt8>, count: Int = 1) {
+        if let known = outcomes?.answer(for: value, salt: 0) {
+            switch known {
+            case .complete: complete += count
+            case .notComplete(let shape): addUncovered(shape, count: count)
+            }
+            return
+        }
         let cell = masker.maskAnyColumn(value, column: 0, row: 1)
         if cell.status == .complete {
             complete += count
@@ -62,14 +82,21 @@ struct Measure {
                 if !isPhone { faultyFormats.insert(cell.outcome.chosen) }
                 noteChange(
                     change, value, cell.formatted, format: isPhone ? nil : cell.outcome.chosen, count: count)
+            } else {
+                outcomes?.remember(.complete, for: value)
             }
         } else {
             let shape = shownShape(value)
-            // As many shapes as a column counts of its values (`ColumnTally`): the common ones
-            // are among the first, and only three are shown.
-            if uncovered.count < ColumnTally.distinctKept || uncovered[shape] != nil {
-                uncovered[shape, default: 0] += count
-            }
+            outcomes?.remember(.notComplete(shape: shape), for: value)
+            addUncovered(shape, count: count)
+        }
+    }
+
+    private mutating func addUncovered(_ shape: String, count: Int) {
+        // As many shapes as a column counts of its values (`ColumnTally`): the common ones are
+        // among the first, and only three are shown.
+        if uncovered.count < ColumnTally.distinctKept || uncovered[shape] != nil {
+            uncovered[shape, default: 0] += count
         }
     }
 
@@ -77,9 +104,16 @@ struct Measure {
     private mutating func meaningChange(_ value: UnsafeBufferPointer<UInt8>, _ cell: CellMasker.MaskedCell)
         -> MeaningChange?
     {
+        // A value written as it came says what it said (`MeaningCheck.change`'s first answer):
+        // comparing the bytes costs less than finding its shape in the memo.
+        if value.count == cell.formatted.count,
+            value.isEmpty || memcmp(value.baseAddress!, cell.formatted.baseAddress!, value.count) == 0
+        {
+            return nil
+        }
         if let known = meanings?.answer(for: value, salt: cell.outcome.chosen) { return known }
         let change = meaning.change(value, cell.formatted)
-        meanings?.remember(change)
+        meanings?.remember(change, for: value)
         return change
     }
 
@@ -87,7 +121,7 @@ struct Measure {
     private mutating func shownShape(_ value: UnsafeBufferPointer<UInt8>) -> String {
         if let known = shapes?.answer(for: value, salt: 0) { return known }
         let shape = ValueShape(String(decoding: value, as: UTF8.self)).shownFormat
-        shapes?.remember(shape)
+        shapes?.remember(shape, for: value)
         return shape
     }
 

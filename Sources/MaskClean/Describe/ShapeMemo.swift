@@ -5,7 +5,9 @@
 /// in its case, no notation), which take a character by its class, so two values that differ
 /// only in which digits or which letters of one case they hold are written alike, their letters
 /// and digits carried over one for one. `Measure` remembers the answer for each such shape (and,
-/// for the meaning, the format that wrote it) and works it out only once.
+/// for the meaning, the format that wrote it) and works it out only once. Without a check,
+/// which judges the digits themselves, even the status is the shape's: `Measure` then masks
+/// only the first value of each shape.
 ///
 /// A value with a byte outside ASCII is never remembered: a mark can join a digit into another
 /// character, and Unicode's classes are not the ASCII table's. The memo holds at most
@@ -17,15 +19,26 @@ struct ShapeMemo<Answer> {
     static var capacity: Int { 4_096 }
 
     private var answers: [UInt64: (shape: [UInt8], answer: Answer)] = [:]
-    /// The last value's shape, and its hash, as `answer(for:salt:)` made them.
-    private var shape: [UInt8] = []
+    /// The last value's hash, as `answer(for:salt:)` made it.
     private var hash: UInt64 = 0
     private var isRememberable = false
 
+    /// A byte's place in a shape: every digit one, every ASCII letter of one case one.
+    @inline(__always)
+    private static func shaped(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case 0x30...0x39: 0x30
+        case 0x41...0x5A: 0x41
+        case 0x61...0x7A: 0x61
+        default: byte
+        }
+    }
+
     /// The answer remembered for `value`'s shape and `salt` (a format's index), or nil: then
-    /// `remember` keeps the answer worked out for it.
+    /// `remember` keeps the answer worked out for it. The shape is hashed as the value is read,
+    /// and compared with the one remembered byte by byte: no shape is made for a value whose
+    /// shape is known.
     mutating func answer(for value: UnsafeBufferPointer<UInt8>, salt: Int) -> Answer? {
-        shape.removeAll(keepingCapacity: true)
         // FNV-1a, 64 bits, over the salt and the shape.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bitPattern: Int64(salt))
         for byte in value {
@@ -33,26 +46,19 @@ struct ShapeMemo<Answer> {
                 isRememberable = false
                 return nil
             }
-            let shaped: UInt8
-            switch byte {
-            case 0x30...0x39: shaped = 0x30
-            case 0x41...0x5A: shaped = 0x41
-            case 0x61...0x7A: shaped = 0x61
-            default: shaped = byte
-            }
-            shape.append(shaped)
-            hash = (hash ^ UInt64(shaped)) &* 0x100_0000_01b3
+            hash = (hash ^ UInt64(Self.shaped(byte))) &* 0x100_0000_01b3
         }
         self.hash = hash
         isRememberable = true
-        guard let known = answers[hash], known.shape == shape else { return nil }
+        guard let known = answers[hash], known.shape.count == value.count else { return nil }
+        for (shaped, byte) in zip(known.shape, value) where shaped != Self.shaped(byte) { return nil }
         return known.answer
     }
 
-    /// Keeps `answer` for the shape the last `answer(for:salt:)` found nothing for, while there is
-    /// room (a hash two shapes share keeps the first).
-    mutating func remember(_ answer: Answer) {
+    /// Keeps `answer` for `value`, whose shape the last `answer(for:salt:)` found nothing for,
+    /// while there is room (a hash two shapes share keeps the first).
+    mutating func remember(_ answer: Answer, for value: UnsafeBufferPointer<UInt8>) {
         guard isRememberable, answers.count < Self.capacity, answers[hash] == nil else { return }
-        answers[hash] = (shape, answer)
+        answers[hash] = (value.map(Self.shaped), answer)
     }
 }

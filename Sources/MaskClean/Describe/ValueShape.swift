@@ -50,6 +50,42 @@ struct ValueShape: Hashable, Sendable {
     /// The shape as an input-mask format that every value of the shape fills exactly.
     var format: String { format(hidingData: false) }
 
+    /// FAST PATH: `ValueShape(value).format` for a value of printable ASCII characters only
+    /// (most of every export), written from its bytes without its steps; nil for any other
+    /// value. Each such byte is a character of its own (no mark follows, no CR LF pair), a
+    /// digit or letter slot or a free character, so the format is the one the steps write;
+    /// `DescribeFastPathTests` hold the two equal.
+    static func asciiFormat(_ value: String) -> String? {
+        var format: [UInt8] = []
+        format.reserveCapacity(value.utf8.count + 8)
+        var open: UInt8 = 0
+        for byte in value.utf8 {
+            let slot: UInt8
+            switch byte {
+            case 0x30...0x39: slot = 0x30
+            case 0x41...0x5A, 0x61...0x7A: slot = 0x41
+            case 0x20...0x7E: slot = 0
+            default: return nil
+            }
+            if slot != open {
+                if open != 0 { format.append(0x5D) }
+                if slot != 0 { format.append(0x5B) }
+                open = slot
+            }
+            if slot != 0 {
+                format.append(slot)
+            } else {
+                // `freeCharacter`: the characters that open or close blocks, and the backslash.
+                if byte == 0x5B || byte == 0x5D || byte == 0x7B || byte == 0x7D || byte == 0x5C {
+                    format.append(0x5C)
+                }
+                format.append(byte)
+            }
+        }
+        if open != 0 { format.append(0x5D) }
+        return String(decoding: format, as: UTF8.self)
+    }
+
     /// The format as a comment shows it: a character outside the slots that redaction hides (a
     /// circled numeral, a digit with a mark) is its placeholder (`Redaction`), so that a comment
     /// shows no letter or numeral of the data.

@@ -70,6 +70,46 @@ struct DescribeFastPathTests {
         }
     }
 
+    /// A check judges the digits, not their shape: 02/30/2024 is not complete where 02/28/2024,
+    /// of the same shape, is. The memo leaves such a column to the masker, value by value.
+    @Test("with a check, each value is judged, not its shape")
+    func memoLeavesChecksToTheMasker() throws {
+        var column = ColumnProposal(name: "d", values: 0)
+        column.formats = ["[00]{/}[00]{/}[0000]"]
+        column.check = .date
+        column.dateOrder = .mdy
+        let values = ["02/28/2024", "02/30/2024", "02/29/2024", "02/29/2023", "12/31/1999", "13/01/2024"]
+        var fast = try Measure(column)
+        var slow = try Measure(column, remembering: false)
+        for value in values + values {
+            fast.add(value, count: 1)
+            slow.add(value, count: 1)
+        }
+        #expect(fast.complete == 6)
+        #expect(fast.complete == slow.complete)
+        #expect(fast.uncovered == slow.uncovered)
+    }
+
+    /// `ValueShape.asciiFormat`, the tally's fast path, writes what the shape's steps write, for
+    /// every printable ASCII character and random values of them; any other value is the
+    /// steps' to write.
+    @Test("a value's ASCII format is its shape's format")
+    func asciiFormatEqualsShape() {
+        var random = SplitMix64(seed: 28)
+        var values = (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+        let pieces = ["(", ")", "[", "]", "{", "}", "\\", "-", " ", "+", ".", "7", "42", "ab", "XY", "#"]
+        for _ in 0..<5_000 {
+            let count = Int(random.next() % 12) + 1
+            values.append((0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined())
+        }
+        for value in values {
+            #expect(ValueShape.asciiFormat(value) == ValueShape(value).format, "\(value)")
+        }
+        for value in ["12\t34", "a\r\nb", "café", "1\u{301}2", "\u{7F}", "٣٤"] {
+            #expect(ValueShape.asciiFormat(value) == nil, "\(value)")
+        }
+    }
+
     /// An export larger than the sample, so that its second reading runs in chunks: one worker
     /// and four give the same proposal, figures and comments, in each record format.
     @Test(

@@ -54,6 +54,14 @@ struct DescribeKindsOracleTests {
         disagreements.expectNone("stdnum.us.ssn")
     }
 
+    @Test("card numbers agree with stdnum.luhn on 6,000 numbers of 11 to 21 digits, grouped or not")
+    func cards() throws {
+        let (valid, disagreements) = Self.agreement(
+            .card, try OracleCorpus(script: "kinds_oracle.py", arguments: ["card"]))
+        #expect(valid > 1000)
+        disagreements.expectNone("stdnum.luhn")
+    }
+
     @Test("IBANs, ISBNs and GTINs agree with stdnum.iban, stdnum.isbn and stdnum.ean")
     func checkedNumbers() throws {
         for (kind, corpus) in [(ValueKind.iban, "iban"), (.isbn, "isbn"), (.gtin, "gtin")] {
