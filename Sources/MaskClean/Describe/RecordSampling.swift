@@ -52,6 +52,8 @@ struct RecordSample {
     /// second reading.
     private var copy: InputCopy?
     private let input: String
+    /// The regular file the first reading read, as it was (`InputFile.Version`).
+    private var version: InputFile.Version?
     private var columnIndex: [String: Int] = [:]
 
     /// Whether every record read is in the sample.
@@ -76,6 +78,7 @@ struct RecordSample {
         var sample = RecordSample(file: input.name, input: options.input, pass: pass)
         sample.limits = limits
         sample.workers = max(1, options.jobs)
+        sample.version = input.version
         // A pipe (standard input, a process substitution, a FIFO) cannot be read twice.
         if input.size == nil {
             let copy = try InputCopy()
@@ -165,7 +168,16 @@ struct RecordSample {
     /// bytes as they were read.
     func reopened() throws(MaskCleanError) -> InputFile {
         if let copy { return try copy.reopened(as: file) }
-        return try InputFile(path: input)
+        let again = try InputFile(path: input)
+        // Replaced or rewritten since the first reading (each reading checks itself): the
+        // figures would count records the proposal was not judged from.
+        guard again.version == version else {
+            throw .data(
+                file, line: nil,
+                "changed between describe's two readings of it (another file, size or modification time): run describe again once whatever writes it is done, or on a copy"
+            )
+        }
+        return again
     }
 
     /// A CSV record's fields under the header's names: their columns (`slots`) and texts; the

@@ -17,6 +17,18 @@ public final class InputFile {
     /// A regular file's modification time when opened: one rewritten to the same size while it
     /// is read changes it.
     private let modifiedWhenOpened: timespec?
+    /// A regular file as it was when opened: the file it is (device and inode), its size and
+    /// its modification time. Two openings of one path with the same version read the same
+    /// bytes; `describe`, which reads its input twice, compares them.
+    struct Version: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int
+        var seconds: Int
+        var nanoseconds: Int
+    }
+    /// Nil for standard input, a pipe or a copy.
+    let version: Version?
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     /// What the name's extension says the input is compressed with.
@@ -41,6 +53,7 @@ public final class InputFile {
             ownsDescriptor = false
             size = nil
             modifiedWhenOpened = nil
+            version = nil
             namedCompression = nil
             return
         }
@@ -58,6 +71,12 @@ public final class InputFile {
         let regular = (info.st_mode & S_IFMT) == S_IFREG
         size = regular ? Int(info.st_size) : nil
         modifiedWhenOpened = regular ? info.st_mtim : nil
+        version =
+            regular
+            ? Version(
+                device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
+                seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
+            : nil
     }
 
     /// A copy of what another input read (`InputCopy`), read as that input: named as it was,
@@ -68,6 +87,7 @@ public final class InputFile {
         ownsDescriptor = true
         size = nil
         modifiedWhenOpened = nil
+        version = nil
         namedCompression = nil
     }
 

@@ -414,4 +414,40 @@ struct DescribeBatchReadingTests {
         #expect(sample.columns == ["id", "note"])
         #expect(sample.tallies[1].distinct.keys.sorted() == ["plain", "say \"hi\"", "two\r\nlines"])
     }
+
+    /// Each reading checks that the file does not change while it is read; between the two,
+    /// an export rewritten or replaced would be measured on records the proposal was not judged
+    /// from. The second reading refuses a file that is not the one the first read.
+    @Test(
+        "an input rewritten or replaced between describe's two readings is refused",
+        arguments: ["replaced", "appended", "unchanged"])
+    func changedBetweenReadings(_ change: String) throws {
+        let folder = try TemporaryFolder()
+        let text = (0..<2_000).map { "\(10_000 + $0),555-\(1000 + $0)\n" }.joined()
+        let input = try folder.write("export.csv", "zip,phone\n" + text)
+        var options = DescribeOptions(input: input)
+        options.sample = 100
+        let sample = try RecordSample.read(options)
+        switch change {
+        case "replaced":
+            try ("zip,phone\n" + text.uppercased()).write(toFile: input, atomically: true, encoding: .utf8)
+        case "appended":
+            let handle = try #require(FileHandle(forWritingAtPath: input))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("99999,555-0000\n".utf8))
+            try handle.close()
+        default: break
+        }
+        if change == "unchanged" {
+            #expect(try sample.reopened().name == input)
+        } else {
+            #expect {
+                _ = try sample.reopened()
+            } throws: { error in
+                (error as? MaskCleanError)?.message.contains("changed between describe's two readings")
+                    == true
+                    && (error as? MaskCleanError)?.status == .dataError
+            }
+        }
+    }
 }
