@@ -4,7 +4,7 @@
 struct RecordPass {
     let format: RecordFormat
     let options: RunOptions
-    let settings: SourceSettings
+    private(set) var settings: SourceSettings
     /// The most records read (`--head`); `Int.max` for every one.
     let limit: Int
 
@@ -25,6 +25,27 @@ struct RecordPass {
             spec: Spec(file: "", notations: [], columns: []), options: options, outputFormat: .ndjson,
             delimiter: describe.delimiter ?? format.defaultDelimiter)
         limit = describe.head > 0 ? describe.head : Int.max
+    }
+
+    /// The same reading, with a JSON reader that hands over `columns`' values as the batch's
+    /// fields, in their order, as a run's reader hands over its masked keys' (the last of a key
+    /// written twice, a number as a plain decimal, a value it cannot read a bad record); a CSV
+    /// reader hands over every field as before.
+    func reading(_ columns: [ColumnProposal]) throws(MaskCleanError) -> RecordPass {
+        guard format.isJSON else { return self }
+        var spec = try SpecLoader.parse(Array(SpecProposal.json(columns).utf8), file: "proposed spec")
+        // Only the values are wanted: no added key is written, none to check.
+        for index in spec.columns.indices {
+            spec.columns[index].formattedColumn = nil
+            spec.columns[index].extractedColumn = nil
+            spec.columns[index].statusColumn = nil
+            spec.columns[index].templateColumn = nil
+            spec.columns[index].normalizedColumn = nil
+            spec.columns[index].countryColumn = nil
+        }
+        var pass = self
+        pass.settings.spec = spec
+        return pass
     }
 
     /// Reads `input`'s records, up to `limit`: `header` gets a CSV header's names before any

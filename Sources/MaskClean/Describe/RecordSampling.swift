@@ -109,10 +109,10 @@ struct RecordSample {
                 }
                 cells = sampled.cells
             } else {
-                let members = reader.members(batch, record, at: offset)
+                reader.read(batch, record, at: offset)
                 // One reader: its columns are the sample's, in the order first met.
                 for name in reader.columns.dropFirst(columns.count) { _ = column(name) }
-                cells = Self.cells(batch, members)
+                cells = Self.cells(batch, reader.members)
             }
             add(cells)
         }
@@ -129,10 +129,11 @@ struct RecordSample {
             (names: [String]) throws(MaskCleanError) in
             slots = names.map { column($0) }
         } record: { (worker: inout SampleWorker, batch, record, offset, names) throws(MaskCleanError) in
-            let members = names == nil ? worker.members(batch, record, at: offset) : []
+            if names == nil { worker.read(batch, record, at: offset) }
             let key = SampleKeeper<SampledRecord>.key(offset)
             guard key < worker.bar else { return }
             let id = worker.id
+            let members = worker.members
             worker.bar = keeper.offer(key, offset: offset) {
                 if let names { return Self.sampled(batch, record, names, slots, worker: nil) }
                 return SampledRecord(worker: id, line: record.line, cells: Self.cells(batch, members))
@@ -266,52 +267,70 @@ struct SampleWorker {
     var firstMet: [Place] = []
     var unmaskable: [Int] = []
     private var index: [String: Int] = [:]
+    /// The last record's keys by rank, as written, with their columns: most records have the
+    /// keys of the one before in the same order, which are then not decoded again.
+    private var lastKeys: [(written: [UInt8], column: Int)] = []
 
     init(id: Int) {
         self.id = id
     }
 
-    /// A JSON record's top-level members (the object as read, which the reader checked: it
-    /// scans), each by this worker's column for its key, made if new; objects, arrays and
-    /// booleans, which no run masks, are counted as they are met.
-    mutating func members(_ batch: RecordBatch, _ record: RecordBatch.Record, at offset: Int)
-        -> [(column: Int, value: JSONToken)]
-    {
-        var members: [(column: Int, value: JSONToken)] = []
-        for (rank, (key, value)) in JSONMembers(batch, record).all.enumerated() {
-            let name = JSONScanner(batch.bytes).decodeString(key) ?? ""
-            let column: Int
-            if let known = index[name] {
-                column = known
-            } else {
-                column = columns.count
-                index[name] = column
-                columns.append(name)
-                firstMet.append(Place(offset: offset, member: rank))
-                unmaskable.append(0)
-            }
+    /// The last JSON record read's top-level members, each by this worker's column for its key:
+    /// refilled record after record, in place.
+    private(set) var members: [(column: Int, value: JSONToken)] = []
+
+    /// Reads a JSON record's top-level members (the object as read, which the reader checked:
+    /// it scans) into `members`, each key's column made if new; objects, arrays and booleans,
+    /// which no run masks, are counted as they are met.
+    mutating func read(_ batch: RecordBatch, _ record: RecordBatch.Record, at offset: Int) {
+        members.removeAll(keepingCapacity: true)
+        let object = record.content.lowerBound..<(record.content.upperBound + 1)
+        let bytes = batch.bytes
+        var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[..<object.upperBound]))
+        scanner.position = object.lowerBound
+        var rank = 0
+        _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
+            let column = self.column(of: key, rank: rank, in: bytes, at: offset)
             switch value.kind {
             case .object, .array, .bool: unmaskable[column] += 1
             case .string, .number, .null: break
             }
             members.append((column, value))
+            rank += 1
         }
-        return members
     }
-}
 
-/// A JSON record's top-level members as tokens into its batch.
-struct JSONMembers {
-    var all: [(key: JSONToken, value: JSONToken)] = []
-
-    init(_ batch: RecordBatch, _ record: RecordBatch.Record) {
-        let object = record.content.lowerBound..<(record.content.upperBound + 1)
-        var scanner = JSONScanner(UnsafeBufferPointer(rebasing: batch.bytes[..<object.upperBound]))
-        scanner.position = object.lowerBound
-        var members: [(key: JSONToken, value: JSONToken)] = []
-        _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
-            members.append((key, value))
+    /// The column of the key at `rank` among a record's members, made if new.
+    private mutating func column(
+        of key: JSONToken, rank: Int, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int
+    )
+        -> Int
+    {
+        let written = UnsafeBufferPointer(rebasing: bytes[key.range])
+        if rank < lastKeys.count, lastKeys[rank].written.count == written.count,
+            lastKeys[rank].written.withUnsafeBufferPointer({
+                memcmp($0.baseAddress!, written.baseAddress!, written.count)
+            })
+                == 0
+        {
+            return lastKeys[rank].column
         }
-        all = members
+        let name = JSONScanner(bytes).decodeString(key) ?? ""
+        let column: Int
+        if let known = index[name] {
+            column = known
+        } else {
+            column = columns.count
+            index[name] = column
+            columns.append(name)
+            firstMet.append(Place(offset: offset, member: rank))
+            unmaskable.append(0)
+        }
+        if rank < lastKeys.count {
+            lastKeys[rank] = (Array(written), column)
+        } else if rank == lastKeys.count {
+            lastKeys.append((Array(written), column))
+        }
+        return column
     }
 }

@@ -60,24 +60,22 @@ extension SpecProposer {
         guard !measures.isEmpty else { return again }
         // Each measured column's CSV field: the last of its name, the one a run reads.
         var fields: [(slot: Int, measure: Int)] = []
-        // JSON: the measured columns by key.
-        var byKey: [String: Int] = [:]
-        for (index, entry) in measured { byKey[sample.columns[index]] = entry }
+        var byName: [String: Int] = [:]
+        for (index, entry) in measured { byName[sample.columns[index]] = entry }
         // Each worker masks its share of the records with its own masks; then they add up.
         var workers: [MeasureWorker] = []
         for _ in 0..<max(1, sample.workers) {
             var worker = MeasureWorker(measures: [], values: Array(repeating: 0, count: measures.count))
             for entry in measures { worker.measures.append(try Measure(columns[entry.column])) }
-            worker.lastRecord = Array(repeating: -1, count: measures.count)
             workers.append(worker)
         }
-        let (records, measuredBy) = try sample.pass.read(try sample.reopened(), workers: workers) {
+        let pass = try sample.pass.reading(measures.map { columns[$0.column] })
+        let (records, measuredBy) = try pass.read(try sample.reopened(), workers: workers) {
             (names: [String]) throws(MaskCleanError) in
             var slots: [Int: Int] = [:]
-            for (slot, name) in names.enumerated() { if let entry = byKey[name] { slots[entry] = slot } }
+            for (slot, name) in names.enumerated() { if let entry = byName[name] { slots[entry] = slot } }
             fields = slots.map { (slot: $0.value, measure: $0.key) }.sorted { $0.slot < $1.slot }
         } record: { (worker: inout MeasureWorker, batch, record, _, names) throws(MaskCleanError) in
-            defer { worker.records += 1 }
             if let names {
                 for (slot, entry) in fields {
                     let text = batch.text(record, slot)
@@ -92,24 +90,14 @@ extension SpecProposer {
                 }
                 return
             }
-            let reader = JSONScanner(batch.bytes)
-            for (key, value) in JSONMembers(batch, record).all.reversed() {
-                guard let entry = byKey[reader.decodeString(key) ?? ""],
-                    worker.lastRecord[entry] != worker.records
-                else {
-                    continue
-                }
-                worker.lastRecord[entry] = worker.records
-                let cell: String
-                switch value.kind {
-                case .string: cell = reader.decodeString(value) ?? ""
-                case .number: cell = reader.plainDecimal(value) ?? ""
-                // A column with what no run masks is left out: it is never measured.
-                case .null, .object, .array, .bool: continue
-                }
-                guard !cell.isEmpty else { continue }
+            // JSON: the measured columns' values are the fields, in their order (`reading`),
+            // their text UTF-8 as the reader checked; null, a missing key and what no run masks
+            // are empty.
+            for entry in worker.measures.indices {
+                let text = batch.text(record, entry)
+                guard !text.isEmpty else { continue }
                 worker.values[entry] += 1
-                worker.measures[entry].add(cell, count: 1)
+                worker.measures[entry].add(utf8: text)
             }
         }
         for (entry, _) in measures.enumerated() {
@@ -130,11 +118,9 @@ extension SpecProposer {
     }
 }
 
-/// One worker's share of `describe`'s second reading: a mask for each measured column, its
-/// values counted, and (JSON) the record each column last had a value in.
+/// One worker's share of `describe`'s second reading: a mask for each measured column, and its
+/// values counted.
 struct MeasureWorker {
     var measures: [Measure]
     var values: [Int]
-    var lastRecord: [Int] = []
-    var records = 0
 }
