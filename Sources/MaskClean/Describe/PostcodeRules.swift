@@ -96,8 +96,10 @@ enum PostcodeRules {
     }
 
     /// An Eircode (Eircode's published routing keys: a letter and two digits, or D6W for Dublin
-    /// 6W; 140 here, A65 of Eircode's own example `A65 F4E2` among them): a routing key, then a
-    /// unique identifier of 4 characters from 0-9 and ACDEFHKNPRTVWXY.
+    /// 6W; the 139 in use, as Wikipedia's "List of Eircode routing areas in Ireland" counts them
+    /// and as the public list of robbiegleeson/cf7-eircode-validator gives them, key for key,
+    /// and A65 of Eircode's own example `A65 F4E2`): a routing key, then a unique identifier of
+    /// 4 characters from 0-9 and ACDEFHKNPRTVWXY.
     static func ie(_ text: [UInt8]) -> String? {
         guard text.count == 7 || text.count == 8, isLetter(text[0]) else { return nil }
         guard let code = spaced(text, at: 3, length: 7)?.map(upper),
