@@ -195,6 +195,12 @@ public enum SpecProposer {
         throws(MaskCleanError) -> ColumnProposal
     {
         var column = ColumnProposal(name: name, values: tally.values, empty: empty)
+        // A spec names each column it masks (docs/spec.md): a field the header leaves unnamed
+        // (a data frame's index, written without a name) cannot be one.
+        guard !name.isEmpty else {
+            column.leftOut = "the header gives it no name, and a spec names each column it masks"
+            return column
+        }
         if unmaskable > 0 {
             column.values += unmaskable
             column.leftOut =

@@ -18,6 +18,21 @@ struct DescribeLeftOutTests {
         Array(Array(repeating: values, count: times).joined())
     }
 
+    /// A data frame written with its index (pandas' `to_csv`) has a header whose first field is
+    /// empty, as the Canadian hospitals export of Fixtures/real has: describe proposed a column
+    /// of no name, and its own spec then failed to load (exit 78).
+    @Test("a column the header leaves unnamed is left out, and the others proposed")
+    func unnamedColumn() throws {
+        let folder = try TemporaryFolder()
+        let rows = (0..<300).map { "\($0),T\($0 % 9 + 1)B \($0 % 10)K7,\(90_000 + $0)" }
+        let input = try folder.write("frame.csv", ",postal_code,zip\n" + rows.joined(separator: "\n") + "\n")
+        let proposal = try SpecProposer.describe(DescribeOptions(input: input))
+        let unnamed = try #require(proposal.columns.first { $0.name.isEmpty })
+        #expect(unnamed.leftOut == "the header gives it no name, and a spec names each column it masks")
+        #expect(proposal.proposed.map(\.name).contains("zip"))
+        #expect(proposal.yaml(schemaBeside: false).contains(#"# "" left out: the header gives it no name"#))
+    }
+
     @Test("a constant column: every value is the same")
     func constant() throws {
         let column = try Self.proposal(Array(repeating: "EMBASSY", count: 12))
