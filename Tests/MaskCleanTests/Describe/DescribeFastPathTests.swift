@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MaskClean
@@ -198,6 +199,46 @@ struct DescribeFastPathTests {
         #expect(serial.columns.map(\.name) == ["zip", "phone", "late", "later", "latest"])
         #expect(serial.columns == parallel.columns)
         #expect(serial.yaml(schemaBeside: false) == parallel.yaml(schemaBeside: false))
+    }
+
+    /// An export that quotes every field (as many database exports do) is read by the quoted
+    /// path of the CSV reader in both readings: its proposal and every figure are the unquoted
+    /// export's, in one thread or four.
+    @Test("a CSV that quotes every field is described as the same CSV unquoted")
+    func quotedEveryField() throws {
+        let folder = try TemporaryFolder()
+        var plain = "zip,phone,note\n"
+        var quoted = "\"zip\",\"phone\",\"note\"\n"
+        for index in 0..<5_000 {
+            let zip = index % 13 == 0 ? "1234" : String(10_000 + index)
+            let phone = "(\(200 + index % 700)) \(200 + index * 7 % 700)-\(1000 + index * 37 % 9000)"
+            plain += "\(zip),\(phone),say \(index)\n"
+            // A doubled quote in one field of ten, as a quoting writer escapes it.
+            let note = index % 10 == 0 ? "say \"\"\(index)\"\"" : "say \(index)"
+            quoted += "\"\(zip)\",\"\(phone)\",\"\(note)\"\n"
+        }
+        let proposals = try [plain, quoted].enumerated().flatMap { (index, text) in
+            try [1, 4].map { jobs in
+                var options = DescribeOptions(input: try folder.write("export-\(index).csv", text))
+                options.sample = 500
+                options.jobs = jobs
+                return try SpecProposer.describe(options)
+            }
+        }
+        let zip = try #require(proposals[0].proposed.first { $0.name == "zip" })
+        #expect(zip.values == 5_000 && zip.complete < 5_000)
+        // One thread or four: the same, sample and all.
+        #expect(proposals[1].proposed == proposals[0].proposed)
+        #expect(proposals[3].proposed == proposals[2].proposed)
+        // Quoted or not: the same formats and whole-file figures. The sample is chosen by the
+        // records' places, which the quotes move, so its shares may differ.
+        let figures = { (proposal: SpecProposal) in
+            proposal.proposed.map {
+                [$0.name, "\($0.formats)", "\($0.values)", "\($0.complete)", "\($0.uncovered)"]
+            }
+        }
+        #expect(figures(proposals[2]) == figures(proposals[0]))
+        #expect(proposals[2].proposed.map(\.name) == ["zip", "phone"])
     }
 
     /// Two bad records far apart: however the chunks fall to the threads, the first in the
