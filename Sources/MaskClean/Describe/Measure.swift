@@ -55,11 +55,12 @@ struct Measure {
         formats = column.formats
         untypeableFormat = column.formats.first { ProposedFormats.isUntypeable($0) }
         // A phone column's numbers are read by their digits' values, not by their shape.
-        meanings = remembering && !isPhone ? ShapeMemo() : nil
+        meanings = remembering && !isPhone ? ShapeMemo(formats: column.formats) : nil
         shapes = remembering ? ShapeMemo() : nil
         // A check (a date's calendar, a card's check digit) judges the digits themselves, not
         // their shape; a phone number is read by its digits' values.
-        outcomes = remembering && !isPhone && spec.columns[0].check == nil ? ShapeMemo() : nil
+        outcomes =
+            remembering && !isPhone && spec.columns[0].check == nil ? ShapeMemo(formats: column.formats) : nil
     }
 
     mutating func add(_ value: String, count: Int) {

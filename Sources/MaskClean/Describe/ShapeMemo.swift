@@ -9,6 +9,11 @@
 /// which judges the digits themselves, even the status is the shape's: `Measure` then masks
 /// only the first value of each shape.
 ///
+/// A format's own letters and digits (its free and fixed characters: the `1` of `+1`, the `T` and
+/// `Z` of a timestamp, the `x` of an extension) take only themselves, not their class: a shape
+/// keeps each such byte as it is (both cases of a letter), so that `2024-03-05T14:22Z` and
+/// `2024-03-05X14:22Z`, or `1555201000` and `2555201000`, are not one shape.
+///
 /// A value with a byte outside ASCII is never remembered: a mark can join a digit into another
 /// character, and Unicode's classes are not the ASCII table's. The memo holds at most
 /// `capacity` shapes, so its memory is bounded whatever the input; values of shapes beyond them
@@ -19,19 +24,59 @@ struct ShapeMemo<Answer> {
     static var capacity: Int { 4_096 }
 
     private var answers: [UInt64: (shape: [UInt8], answer: Answer)] = [:]
+    /// Each ASCII byte's place in a shape: a digit `0`, a letter `A` or `a` by its case, any
+    /// other byte, and the formats' own letters and digits, itself.
+    private let places: [UInt8]
     /// The last value's hash, as `answer(for:salt:)` made it.
     private var hash: UInt64 = 0
     private var isRememberable = false
 
-    /// A byte's place in a shape: every digit one, every ASCII letter of one case one.
-    @inline(__always)
-    private static func shaped(_ byte: UInt8) -> UInt8 {
-        switch byte {
-        case 0x30...0x39: 0x30
-        case 0x41...0x5A: 0x41
-        case 0x61...0x7A: 0x61
-        default: byte
+    /// A memo for values masked with `formats` (input-mask syntax); for answers that do not
+    /// depend on the formats (a value's shape as a comment shows it), none.
+    init(formats: [String] = []) {
+        var places = (0..<128).map { byte -> UInt8 in
+            switch byte {
+            case 0x30...0x39: 0x30
+            case 0x41...0x5A: 0x41
+            case 0x61...0x7A: 0x61
+            default: UInt8(byte)
+            }
         }
+        for byte in Self.ownLettersAndDigits(formats) {
+            places[Int(byte)] = byte
+            // A letter the format writes may match the input's in either case.
+            if (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) {
+                places[Int(byte ^ 0x20)] = byte ^ 0x20
+            }
+        }
+        self.places = places
+    }
+
+    /// The ASCII letters and digits `formats` write themselves: every one outside a slot block's
+    /// brackets (free, fixed in braces, or escaped). Slot blocks hold slot kinds, not characters.
+    static func ownLettersAndDigits(_ formats: [String]) -> Set<UInt8> {
+        var own = Set<UInt8>()
+        for format in formats {
+            var inBlock = false
+            var escaped = false
+            for byte in format.utf8 {
+                let isLetterOrDigit =
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                    || (0x61...0x7A).contains(byte)
+                if escaped {
+                    escaped = false
+                    if isLetterOrDigit { own.insert(byte) }
+                    continue
+                }
+                switch byte {
+                case 0x5C: escaped = true
+                case 0x5B: inBlock = true
+                case 0x5D: inBlock = false
+                default: if !inBlock && isLetterOrDigit { own.insert(byte) }
+                }
+            }
+        }
+        return own
     }
 
     /// The answer remembered for `value`'s shape and `salt` (a format's index), or nil: then
@@ -46,12 +91,12 @@ struct ShapeMemo<Answer> {
                 isRememberable = false
                 return nil
             }
-            hash = (hash ^ UInt64(Self.shaped(byte))) &* 0x100_0000_01b3
+            hash = (hash ^ UInt64(places[Int(byte)])) &* 0x100_0000_01b3
         }
         self.hash = hash
         isRememberable = true
         guard let known = answers[hash], known.shape.count == value.count else { return nil }
-        for (shaped, byte) in zip(known.shape, value) where shaped != Self.shaped(byte) { return nil }
+        for (shaped, byte) in zip(known.shape, value) where shaped != places[Int(byte)] { return nil }
         return known.answer
     }
 
@@ -59,6 +104,6 @@ struct ShapeMemo<Answer> {
     /// while there is room (a hash two shapes share keeps the first).
     mutating func remember(_ answer: Answer, for value: UnsafeBufferPointer<UInt8>) {
         guard isRememberable, answers.count < Self.capacity, answers[hash] == nil else { return }
-        answers[hash] = (value.map(Self.shaped), answer)
+        answers[hash] = (value.map { places[Int($0)] }, answer)
     }
 }

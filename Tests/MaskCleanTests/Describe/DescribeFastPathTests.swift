@@ -41,6 +41,20 @@ struct DescribeFastPathTests {
                 return "\(letters)\(10 + index % 89) \(index % 10)\(["AB", "xy", "ÀB"][index % 3])"
             }
         ),
+        // A format's own letters take only themselves: a timestamp's T, and an X where it stands
+        // (lossy: the T is put in, the X dropped), first.
+        (
+            ["[0000]{-}[00]{-}[00]{T}[00]{:}[00]{Z}"], "",
+            (0..<300).map { index in
+                "2024-0\(1 + index % 9)-1\(index % 10)\(["X", "T", "t"][index % 3])1\(index % 10):2\(index % 10)Z"
+            }
+        ),
+        // And its own digits: ten digits after a 1 are a number after its `+1`, after a 2 one
+        // digit too many.
+        (
+            ["+1 ([000]) [000]-[0000]"], "",
+            (0..<300).map { index in "\([2, 1, 3][index % 3])\(555_201_000 + index)" }
+        ),
     ]
 
     @Test("a Measure that remembers shapes counts what one that judges each value counts")
