@@ -213,23 +213,36 @@ struct Measure {
             column.leftOut =
                 "a format would hold a character no one types: \(SpecProposal.quoted(ValueShape(format: format).shownFormat))"
         } else if !changed.isEmpty {
-            let reason = ProposedFormats.meaningChanged(examples)
             guard column.kind != nil, !isPhone, !faultyFormats.isEmpty, !faultyFormats.contains(0) else {
-                column.leftOut = reason
+                column.leftOut = ProposedFormats.meaningChanged(examples)
                 return false
             }
-            if column.formatsTakenOut.isEmpty {
-                column.formatsTakenOutReason = (sampled ? "in the sample, " : "") + reason
+            // Formats found in the sample and formats found in every record are said apart,
+            // each group with the changes its formats made where they were found. A format taken
+            // out hands its values to the next (twelve bare digits go from one extension format
+            // to another): the same values, so a change counts the most any of them made.
+            if column.takenOut.last?.sampled != sampled {
+                column.takenOut.append(ColumnProposal.TakenOut(formats: [], sampled: sampled))
             }
-            column.formatsTakenOut += faultyFormats.sorted().map { formats[$0] }
+            let group = column.takenOut.count - 1
+            column.takenOut[group].formats += faultyFormats.sorted().map { formats[$0] }
+            for (change, made) in examples {
+                let count = max(column.takenOut[group].changes[change]?.count ?? 0, made.count)
+                let example = column.takenOut[group].changes[change]?.example ?? made.example
+                column.takenOut[group].changes[change] = .init(count: count, example: example)
+            }
             column.formats = formats.indices.filter { !faultyFormats.contains($0) }.map { formats[$0] }
-            let taken = column.formatsTakenOut
-            let note =
-                "taken out \(taken.map(SpecProposal.quoted).joined(separator: ", ")): "
-                + column.formatsTakenOutReason.replacingOccurrences(
-                    of: "its formats would", with: taken.count == 1 ? "it would" : "they would")
             column.notes.removeAll { $0.hasPrefix("taken out ") }
-            column.notes.append(note)
+            for group in column.takenOut {
+                let reason = ProposedFormats.meaningChanged(
+                    group.changes.mapValues { ($0.count, $0.example) })
+                column.notes.append(
+                    "taken out \(group.formats.map(SpecProposal.quoted).joined(separator: ", ")): "
+                        + (group.sampled ? "in the sample, " : "")
+                        + reason.replacingOccurrences(
+                            of: "its formats would",
+                            with: group.formats.count == 1 ? "it would" : "they would"))
+            }
             return true
         }
         return false

@@ -55,10 +55,20 @@ public struct ColumnProposal: Sendable, Equatable {
     public var complete = 0
     /// What the comment says of the kind's values (`12 with an extension`).
     public var notes: [String] = []
-    /// A kind's alternative formats taken out as they changed what values say (`Measure`), and
-    /// the first change they made, for the comment.
-    public var formatsTakenOut: [String] = []
-    var formatsTakenOutReason = ""
+    /// A kind's alternative formats taken out as they changed what values say (`Measure`).
+    public var formatsTakenOut: [String] { takenOut.flatMap(\.formats) }
+    /// Those formats as they were found, in the sample's values or in the reading of every
+    /// record, with the changes they made there, for the comment.
+    var takenOut: [TakenOut] = []
+    struct TakenOut: Sendable, Equatable {
+        var formats: [String]
+        var sampled: Bool
+        var changes: [MeaningChange: Change] = [:]
+        struct Change: Sendable, Equatable {
+            var count: Int
+            var example: String
+        }
+    }
     /// The most common shapes of the values that did not come out complete, as formats, with
     /// every character of the data that redaction hides as its placeholder (`shownFormat`).
     public var uncovered: [ShapeCount] = []

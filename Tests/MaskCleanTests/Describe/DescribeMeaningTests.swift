@@ -192,4 +192,35 @@ struct DescribeMeaningTests {
         // Measured with the format taken out: the bare digits are not complete.
         #expect(phone.uncovered.contains { $0.shape == "[000000000000]" && $0.count == (rare ? 3 : 800) })
     }
+
+    /// A format the sample showed at fault and one only every record showed are said apart, each
+    /// with the count where it was found: the reading of every record's count was said as the
+    /// sample's before.
+    @Test("formats taken out in the sample and in every record have a comment each")
+    func takenOutInSampleAndInEveryRecord() throws {
+        var column = ColumnProposal(name: "phone", values: 0)
+        column.kind = "North American phone numbers"
+        column.formats = [
+            "+1 ([000]) [000]-[0000]", "+1 ([000]) [000]-[0000]x[0999]", "+1 ([000]) [000]-[0000] ext. [09]",
+        ]
+        var sample = try Measure(column)
+        for value in ["155520100012", "155520100013", "(555) 201-0001"] { sample.add(value, count: 1) }
+        #expect(sample.finish(&column, sampled: true))
+        var every = try Measure(column)
+        for value in ["155520100012", "155520100013", "155520100014", "155520100015", "(555) 201-0001"] {
+            every.add(value, count: 1)
+        }
+        #expect(every.finish(&column))
+        #expect(column.formats == ["+1 ([000]) [000]-[0000]"])
+        let notes = column.notes.filter { $0.hasPrefix("taken out ") }
+        #expect(notes.count == 2, "\(notes)")
+        #expect(
+            notes.first?.hasPrefix(
+                #"taken out "+1 ([000]) [000]-[0000]x[0999]": in the sample, it would change what 2 values say"#
+            ) == true, "\(notes)")
+        #expect(
+            notes.last?.hasPrefix(
+                #"taken out "+1 ([000]) [000]-[0000] ext. [09]": it would change what 4 values say"#) == true,
+            "\(notes)")
+    }
 }
