@@ -28,9 +28,10 @@ struct RecordPass {
     }
 
     /// The same reading, with a JSON reader that hands over `columns`' values as the batch's
-    /// fields, in their order, as a run's reader hands over its masked keys' (the last of a key
-    /// written twice, a number as a plain decimal, a value it cannot read a bad record); a CSV
-    /// reader hands over every field as before.
+    /// fields, in their order, as a run's reader hands over its masked keys' (a number as a
+    /// plain decimal; a key written twice or a number too large a bad record, which the first
+    /// reading found: describe failed on it before reading again); a CSV reader hands over every
+    /// field as before.
     func reading(_ columns: [ColumnProposal]) throws(MaskCleanError) -> RecordPass {
         guard format.isJSON else { return self }
         var spec = try SpecLoader.parse(Array(SpecProposal.json(columns).utf8), file: "proposed spec")

@@ -44,6 +44,8 @@ struct RecordSample {
     var tallies: [ColumnTally] = []
     /// What a column keeps in memory.
     var limits = ColumnTally.Limits()
+    /// JSON: each column's first record a run masking it rejects (`SampleWorker.rejected`).
+    var rejected: [Int: SampleWorker.Rejection] = [:]
     /// How the input is read, for `SpecProposer.measure` to read it again.
     let pass: RecordPass
     /// Threads of the second reading (`DescribeOptions.jobs`).
@@ -117,6 +119,7 @@ struct RecordSample {
             add(cells)
         }
         for (index, count) in reader.unmaskable.enumerated() { tallies[index].unmaskable += count }
+        rejected = reader.rejected
     }
 
     /// Keeps `size` records of the input, read by `workers` threads (`SampleKeeper`), and adds
@@ -151,6 +154,12 @@ struct RecordSample {
         for reader in readers {
             for (local, count) in reader.unmaskable.enumerated() {
                 tallies[columnOf[reader.id][local]].unmaskable += count
+            }
+            for (local, rejection) in reader.rejected {
+                let column = columnOf[reader.id][local]
+                if rejected[column].map({ rejection.offset < $0.offset }) ?? true {
+                    rejected[column] = rejection
+                }
             }
         }
         for (_, record) in keeper.kept {
@@ -270,6 +279,17 @@ struct SampleWorker {
     /// The last record's keys by rank, as written, with their columns: most records have the
     /// keys of the one before in the same order, which are then not decoded again.
     private var lastKeys: [(written: [UInt8], column: Int)] = []
+    /// For each column, the first record (by place) that a run masking it rejects, and why
+    /// (docs/record-formats.md): its key written twice, a number too large to write out, a
+    /// string that cannot be decoded. describe fails on it if it proposes the column.
+    var rejected: [Int: Rejection] = [:]
+    struct Rejection {
+        var offset: Int
+        var line: Int
+        var problem: RecordProblem
+    }
+    /// For each column, the place of the last record that had it.
+    private var seenAt: [Int] = []
 
     init(id: Int) {
         self.id = id
@@ -291,13 +311,35 @@ struct SampleWorker {
         var rank = 0
         _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
             let column = self.column(of: key, rank: rank, in: bytes, at: offset)
+            if seenAt[column] == offset {
+                reject(column, .maskedKeyTwice(columns[column]), offset, record.line)
+            }
+            seenAt[column] = offset
             switch value.kind {
             case .object, .array, .bool: unmaskable[column] += 1
-            case .string, .number, .null: break
+            case .number:
+                // As a run's reader writes a number out (`plainDecimal`): only one with an
+                // exponent can be too large.
+                if bytes[value.range].contains(where: { $0 | 0x20 == UInt8(ascii: "e") }),
+                    JSONScanner(bytes).plainDecimal(value) == nil
+                {
+                    reject(column, .numberTooLarge(key: columns[column]), offset, record.line)
+                }
+            case .string:
+                if value.hasEscapes, JSONScanner(bytes).decodeString(value) == nil {
+                    reject(column, .invalidUTF8InKey(columns[column]), offset, record.line)
+                }
+            case .null: break
             }
             members.append((column, value))
             rank += 1
         }
+    }
+
+    /// Keeps `problem` as `column`'s first rejection if its record comes before the one kept.
+    private mutating func reject(_ column: Int, _ problem: RecordProblem, _ offset: Int, _ line: Int) {
+        guard rejected[column].map({ offset < $0.offset }) ?? true else { return }
+        rejected[column] = Rejection(offset: offset, line: line, problem: problem)
     }
 
     /// The column of the key at `rank` among a record's members, made if new.
@@ -325,6 +367,7 @@ struct SampleWorker {
             columns.append(name)
             firstMet.append(Place(offset: offset, member: rank))
             unmaskable.append(0)
+            seenAt.append(-1)
         }
         if rank < lastKeys.count {
             lastKeys[rank] = (Array(written), column)

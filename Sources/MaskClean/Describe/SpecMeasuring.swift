@@ -9,6 +9,13 @@ extension SpecProposer {
         throws(MaskCleanError)
     {
         var pending = Set(chosen.indices.filter { columns[$0].leftOut == nil })
+        // A JSON record a run masking a proposed column rejects (its key twice, a number too
+        // large) is a bad record, on which describe fails as a run's reading does: the first in
+        // the input, however large the input and whether or not it is read again.
+        let rejections = pending.compactMap { sample.rejected[chosen[$0]] }
+        if let first = rejections.min(by: { $0.offset < $1.offset }) {
+            throw .data(sample.file, line: first.line, first.problem.message)
+        }
         if !sample.isWhole {
             for position in pending {
                 try takeOutFaultyFormats(&columns[position], sample.tallies[chosen[position]])

@@ -255,6 +255,42 @@ struct DescribeFastPathTests {
         #expect(proposals[2].proposed.map(\.name) == ["zip", "phone"])
     }
 
+    /// A JSON record whose proposed column a run rejects (its key written twice, a number too
+    /// large to write out) fails describe with the run's error, the first in the input, whether
+    /// the input is all sample or read again, in one thread or four: the second reading, which
+    /// reads as a run reads, had failed where the first had not, so that a larger input failed
+    /// where a smaller one passed. A column left out is no run's business.
+    @Test(
+        "a JSON record a run rejects fails describe on a proposed column, however large the input",
+        arguments: [100, 12_000])
+    func runRejectedRecords(_ records: Int) throws {
+        let folder = try TemporaryFolder()
+        for (bad, expected) in [
+            (#"{"zip":"12345","zip":"12346","note":"x"}"#, #"key "zip" appears twice"#),
+            (#"{"zip":1e5000,"note":"x"}"#, #"key "zip""#),
+            (#"{"zip":"12345","note":"a","note":"b"}"#, nil),
+        ] {
+            var lines = (0..<records).map {
+                #"{"zip":"\#(10_000 + $0 % 89_999)","note":"say \#($0) things"}"#
+            }
+            lines[records / 2] = bad
+            lines[records * 3 / 4] = bad
+            let input = try folder.write("export.ndjson", lines.joined(separator: "\n") + "\n")
+            for jobs in [1, 4] {
+                var options = DescribeOptions(input: input)
+                options.jobs = jobs
+                do {
+                    let proposal = try SpecProposer.describe(options)
+                    #expect(expected == nil, "\(bad): proposed \(proposal.proposed.map(\.name))")
+                } catch {
+                    let expected = try #require(expected, "\(bad): \(error.message)")
+                    #expect(error.message.contains("export.ndjson:\(records / 2 + 1):"), "\(error.message)")
+                    #expect(error.message.contains(expected), "\(error.message)")
+                }
+            }
+        }
+    }
+
     /// Two bad records far apart: however the chunks fall to the threads, the first in the
     /// input is the one named, as a serial reading names it.
     @Test("in four threads, the first bad record in the input is the error")
