@@ -21,10 +21,13 @@ enum Frontend {
         var annotations = false
         /// The file GITHUB_STEP_SUMMARY names: the Markdown summary is appended to it.
         var stepSummary: String?
+        /// A WARN exits 1 too (`--fail-on warn`).
+        var failsOnWarn = false
 
         var shown: Shown {
             var shown = Shown(spec: spec, quiet: quiet, annotations: annotations, stepSummary: stepSummary)
             shown.reads.append((options.input, "input"))
+            shown.failsOnWarn = failsOnWarn
             return shown
         }
     }
@@ -38,6 +41,8 @@ enum Frontend {
         /// The files the command reads, which the step summary may not be appended to: the spec,
         /// and the input or the partial reports.
         var reads: [(path: String, what: String)]
+        /// A WARN exits 1 too (`--fail-on warn`).
+        var failsOnWarn = false
 
         /// Annotations as `--annotations` says, else when GitHub Actions runs us
         /// (GITHUB_ACTIONS=true); the step summary where GITHUB_STEP_SUMMARY says.
@@ -96,7 +101,14 @@ enum Frontend {
             }
             if settings.annotations { annotate(report, standardOutputTaken: standardOutputTaken) }
             if let path = settings.stepSummary { appendSummary(report, to: path, sparing: settings.reads) }
-            return report.passed ? .success : .thresholdNotMet
+            guard report.passed else { return .thresholdNotMet }
+            guard settings.failsOnWarn, report.warnedColumns > 0 else { return .success }
+            // The summary says WARN; the status is the gate's as `--fail-on warn` sets it.
+            if !settings.quiet {
+                let columns = report.warnedColumns == 1 ? "1 column" : "\(report.warnedColumns) columns"
+                Diagnostics.print("exit 1: \(columns) below warnComplete, and --fail-on warn")
+            }
+            return .thresholdNotMet
         } catch {
             bar?.finish()
             throw error

@@ -68,6 +68,48 @@ struct ExitStatusTests {
         #expect(check.stdout.isEmpty, "check writes no records")
     }
 
+    /// Issue 29, item 6: a WARN (passed, but below warnComplete) exits 0, as the gate passed;
+    /// with `--fail-on warn` it exits 1 in run, check and merge, the reports unchanged, and a
+    /// line after the summary says why.
+    @Test("1 with --fail-on warn: a column below its warnComplete; 0 without")
+    func failOnWarn() throws {
+        let spec =
+            #"{"columns": [{"name": "phone", "format": "+1 ([000]) [000]-[0000]", "minComplete": 0.5, "warnComplete": 0.9}]}"#
+        let setup = try Setup(input: "id,phone\n1,5551234567\n2,5551234568\n3,555\n", spec: spec)
+        let plain = try setup.run(["check", "spec.json", "data.csv"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.contains("WARN (1 column below warnComplete)"))
+        for command in ["check", "run"] {
+            let outcome = try setup.run(
+                [
+                    command, "spec.json", "data.csv", "--fail-on", "warn", "--report",
+                    setup.out("\(command).json"),
+                ]
+                    + (command == "run" ? ["-o", setup.out("clean.csv")] : []))
+            #expect(outcome.status == 1, "\(command): \(outcome.stderr)")
+            #expect(
+                outcome.stderr.hasSuffix("exit 1: 1 column below warnComplete, and --fail-on warn\n"),
+                "\(outcome.stderr)")
+            // The report is the one without the flag: it passed, with a warning.
+            let report = try String(contentsOfFile: setup.out("\(command).json"), encoding: .utf8)
+            #expect(report.contains(#""passed":true"#) || report.contains(#""passed": true"#), "\(report)")
+        }
+        let quiet = try setup.run(["check", "spec.json", "data.csv", "--fail-on", "warn", "--quiet"])
+        #expect(quiet.status == 1 && quiet.stderr.isEmpty)
+        #expect(try setup.run(["check", "spec.json", "data.csv", "--fail-on", "fail"]).status == 0)
+        // A failing gate is 1 either way; a passing one without WARN is 0 with the flag.
+        let clean = try Setup(input: ExitStatusTests.goodCSV, spec: spec)
+        #expect(try clean.run(["check", "spec.json", "data.csv", "--fail-on", "warn"]).status == 0)
+        // merge judges the merged report as check does.
+        #expect(
+            try setup.run(["check", "spec.json", "data.csv", "--part", "a", "--report", setup.out("a.json")])
+                .status == 0)
+        let merged = try setup.run(["merge", "spec.json", setup.out("a.json"), "--fail-on", "warn"])
+        #expect(merged.status == 1, "\(merged.stderr)")
+        #expect(try setup.run(["merge", "spec.json", setup.out("a.json")]).status == 0)
+        #expect(try setup.run(["check", "spec.json", "data.csv", "--fail-on", "maybe"]).status == 64)
+    }
+
     @Test("64: wrong usage, before anything is written")
     func usage() throws {
         let setup = try Setup()

@@ -106,6 +106,7 @@ struct RecordOptions: ParsableArguments {
         var settings = Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
         settings.annotations = shown.annotations
         settings.stepSummary = shown.stepSummary
+        settings.failsOnWarn = reportOutputs.failOn == .warn
         return settings
     }
 }

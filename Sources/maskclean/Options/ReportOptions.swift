@@ -29,6 +29,12 @@ struct ReportOptions: ParsableArguments {
     @Option(help: "Write the report as one self-contained HTML page to this file.")
     var html: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Exit 1 when the export fails the spec's gate (fail, the default), or when a column is below its warnComplete too (warn).",
+            valueName: "fail|warn"))
+    var failOn: FailOnChoice?
+
     /// The file each format asked for goes to: the one place the flags meet the registry, whose
     /// switch has a case for every format.
     var paths: [ReportFormat: String] {
@@ -44,4 +50,9 @@ struct ReportOptions: ParsableArguments {
         }
         return paths
     }
+}
+
+/// `--fail-on`: which verdict exits 1 (docs/exit-status.md).
+enum FailOnChoice: String, ExpressibleByArgument, CaseIterable {
+    case fail, warn
 }

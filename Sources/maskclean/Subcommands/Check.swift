@@ -11,7 +11,8 @@ struct Check: ParsableCommand {
         discussion: """
             Exits 0 when the export passes the spec's gate, 1 when it does not: a column's complete \
             ratio is below its minComplete, more records were rejected than maxRejected (default 0), \
-            or fewer were read than minRows (default 1). On GitHub Actions (GITHUB_ACTIONS=true) it \
+            or fewer were read than minRows (default 1); with --fail-on warn, also when a column is \
+            below its warnComplete. On GitHub Actions (GITHUB_ACTIONS=true) it \
             prints an annotation per failing or warning column, and appends the Markdown summary to \
             the file GITHUB_STEP_SUMMARY names.
             """)

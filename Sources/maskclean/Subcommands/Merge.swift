@@ -59,6 +59,7 @@ struct Merge: ParsableCommand {
         options.firstRow = firstRow
         var shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
         shown.reads += reports.map { ($0, "partial report") }
+        shown.failsOnWarn = reportOutputs.failOn == .warn
         try ExitPath.run { try Frontend.merge(shown, options) }
     }
 }
