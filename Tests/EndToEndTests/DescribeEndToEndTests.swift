@@ -52,6 +52,25 @@ struct DescribeEndToEndTests {
         }
     }
 
+    /// A wide export's summary named every proposed column: 100,000 of them made one line of
+    /// over a megabyte on stderr. It names the first ten and counts the rest.
+    @Test("the summary names the first ten columns proposed and counts the others")
+    func summaryOfAWideExport() throws {
+        let scratch = try TemporaryFolder()
+        let header = (0..<30).map { "c\($0)" }.joined(separator: ",")
+        let rows = (0..<20).map { row in
+            (0..<30).map { "K\(100 + (row * 7 + $0) % 900)" }.joined(separator: ",")
+        }
+        let input = try scratch.write("wide.csv", ([header] + rows).joined(separator: "\n") + "\n")
+        let described = try Maskclean.run(["describe", input, "-o", scratch.path("spec.yaml")])
+        #expect(described.status == 0, "stderr: \(described.stderr)")
+        #expect(
+            described.stderr.contains(
+                "30 of 30 columns proposed (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 and 20 more) from 20 records"
+            ),
+            "\(described.stderr)")
+    }
+
     @Test("a CSV without a header line is read with --no-header --columns, as run and check read it")
     func headerless() throws {
         let scratch = try TemporaryFolder()

@@ -133,7 +133,12 @@ struct Describe: ParsableCommand {
             return
         }
         try proposal.write(to: output)
-        let names = proposal.proposed.map(\.name).joined(separator: ", ")
+        // The first names only: a spec of 100,000 columns made one line of a megabyte.
+        let shown = 10
+        let more = proposal.proposed.count - shown
+        let names =
+            proposal.proposed.prefix(shown).map(\.name).joined(separator: ", ")
+            + (more > 0 ? " and \(more) more" : "")
         Diagnostics.print(
             visible(
                 "\(output): \(proposal.proposed.count) of \(proposal.columns.count) columns proposed (\(names)) from \(proposal.records) records"
