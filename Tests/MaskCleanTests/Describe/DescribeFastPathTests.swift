@@ -131,10 +131,7 @@ struct DescribeFastPathTests {
         "the second reading in four threads proposes what one thread proposes",
         arguments: ["csv", "ndjson", "json"])
     func parallelEqualsSerial(_ format: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "maskclean-parallel-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         var records: [(phone: String, lat: String, zip: String)] = []
         for index in 0..<60_000 {
             records.append(
@@ -156,7 +153,7 @@ struct DescribeFastPathTests {
                 + records.map { #"{"phone":"\#($0.phone)","lat":\#($0.lat),"zip":"\#($0.zip)"}"# }
                 .joined(separator: ",\n") + "\n]\n"
         }
-        let path = folder.appendingPathComponent("export.\(format)").path
+        let path = folder.path("export.\(format)")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         var options = DescribeOptions(input: path)
         options.sample = 1_000
@@ -180,10 +177,7 @@ struct DescribeFastPathTests {
         "the first reading in four threads finds the columns and the sample one thread finds",
         arguments: ["ndjson", "json", "json-one-line"])
     func parallelFirstReading(_ format: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "maskclean-parallel-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         var objects: [String] = []
         for index in 0..<40_000 {
             let zip = #""zip":"\#(10_000 + index % 89_999)""#
@@ -201,7 +195,7 @@ struct DescribeFastPathTests {
         case "json": text = "[\n" + objects.joined(separator: ",\n") + "\n]\n"
         default: text = "[" + objects.joined(separator: ",") + "]\n"
         }
-        let path = folder.appendingPathComponent("export.\(format == "ndjson" ? "ndjson" : "json")").path
+        let path = folder.path("export.\(format == "ndjson" ? "ndjson" : "json")")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         var options = DescribeOptions(input: path)
         options.sample = 500
@@ -295,17 +289,14 @@ struct DescribeFastPathTests {
     /// input is the one named, as a serial reading names it.
     @Test("in four threads, the first bad record in the input is the error")
     func parallelFirstError() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "maskclean-parallel-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         var text = "zip,phone\n"
         for index in 0..<50_000 {
             text +=
                 index == 31_000 || index == 45_000
                 ? "1,2,3\n" : "\(10_000 + index),555-\(1000 + index % 9000)\n"
         }
-        let path = folder.appendingPathComponent("export.csv").path
+        let path = folder.path("export.csv")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         for jobs in [1, 4] {
             var options = DescribeOptions(input: path)
@@ -323,17 +314,14 @@ struct DescribeFastPathTests {
     /// that reads their cells): the first in the input is named, in one thread or four.
     @Test("in four threads, the first cell that is not UTF-8 is the error")
     func parallelFirstInvalidCell() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "maskclean-parallel-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         var bytes = Array("zip,phone\n".utf8)
         for index in 0..<50_000 {
             bytes += Array("\(10_000 + index),555-\(1000 + index % 9000)".utf8)
             if index == 31_000 || index == 45_000 { bytes += [0xFF] }
             bytes += [0x0A]
         }
-        let path = folder.appendingPathComponent("export.csv").path
+        let path = folder.path("export.csv")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         for jobs in [1, 4] {
             var options = DescribeOptions(input: path)
