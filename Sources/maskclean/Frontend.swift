@@ -72,35 +72,48 @@ enum Frontend {
         var options = settings.options
         let bar = settings.progress && !settings.quiet && isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         if let bar { options.progress = { read, size in bar.update(read: read, size: size) } }
-        return try report(settings.shown, standardOutputTaken: options.writesStandardOutput, bar: bar) {
-            (spec) throws(MaskCleanError) in
-            try Runner.run(spec, options)
-        }
+        return try report(
+            settings.shown, standardOutputTaken: options.writesStandardOutput, bar: bar,
+            specError: { error in Runner.report(specError: error, spec: settings.spec, options) },
+            making: { (spec, stopped) throws(MaskCleanError) in
+                try Runner.run(spec, options, stopped: stopped)
+            })
     }
 
     /// Merges partial reports (`maskclean merge`) and returns the exit status, as `check` would.
     static func merge(_ settings: Shown, _ options: MergeOptions) throws(MaskCleanError) -> ExitStatus {
-        try report(settings, standardOutputTaken: options.writesStandardOutput, bar: nil) {
-            (spec) throws(MaskCleanError) in try ReportMerger.merge(spec, options)
-        }
+        try report(
+            settings, standardOutputTaken: options.writesStandardOutput, bar: nil,
+            specError: { error in options.report(specError: error, spec: settings.spec) },
+            making: { (spec, stopped) throws(MaskCleanError) in
+                try ReportMerger.merge(spec, options, stopped: stopped)
+            })
     }
 
     /// Loads the spec, makes the report, shows it (summary, annotations, step summary) and turns
     /// its verdict into the exit status; the error that stopped it goes on to `ExitPath`, once
-    /// the progress bar is cleared.
+    /// the progress bar is cleared and the report it left (`specError`, or the one `making`
+    /// tells of) is shown as annotations and a step summary (docs/report.md#a-run-that-stopped).
     private static func report(
         _ settings: Shown, standardOutputTaken: Bool, bar: ProgressBar?,
-        making: (Spec) throws(MaskCleanError) -> Report
+        specError: (MaskCleanError) -> Report,
+        making: (Spec, (Report) -> Void) throws(MaskCleanError) -> Report
     ) throws(MaskCleanError) -> ExitStatus {
-        do {
-            let spec = try SpecLoader.load(path: settings.spec)
-            let report = try making(spec)
+        var stopped: Report?
+        do throws(MaskCleanError) {
+            let spec: Spec
+            do throws(MaskCleanError) {
+                spec = try SpecLoader.load(path: settings.spec)
+            } catch {
+                stopped = specError(error)
+                throw error
+            }
+            let report = try making(spec) { stopped = $0 }
             bar?.finish()
             if !settings.quiet {
                 Diagnostics.print(report.summary, terminator: "")
             }
-            if settings.annotations { annotate(report, standardOutputTaken: standardOutputTaken) }
-            if let path = settings.stepSummary { appendSummary(report, to: path, sparing: settings.reads) }
+            show(report, settings, standardOutputTaken: standardOutputTaken)
             guard report.passed else { return .thresholdNotMet }
             guard settings.failsOnWarn, report.warnedColumns > 0 else { return .success }
             // The summary says WARN; the status is the gate's as `--fail-on warn` sets it.
@@ -111,8 +124,15 @@ enum Frontend {
             return .thresholdNotMet
         } catch {
             bar?.finish()
+            if let stopped { show(stopped, settings, standardOutputTaken: standardOutputTaken) }
             throw error
         }
+    }
+
+    /// The report where CI shows it: annotations, and the step summary.
+    private static func show(_ report: Report, _ settings: Shown, standardOutputTaken: Bool) {
+        if settings.annotations { annotate(report, standardOutputTaken: standardOutputTaken) }
+        if let path = settings.stepSummary { appendSummary(report, to: path, sparing: settings.reads) }
     }
 
     /// Annotations go to standard output when it carries nothing else (`check`, `run -o FILE`),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MaskClean
 
 @main
 struct MaskCleanCommand: ParsableCommand {
@@ -16,6 +17,6 @@ struct MaskCleanCommand: ParsableCommand {
             65 malformed input data; 66 input file missing or unreadable; 73 output cannot be created; \
             74 write error; 78 bad spec.
             """,
-        version: "0.1.0",
+        version: maskcleanVersion,
         subcommands: [Run.self, Check.self, Merge.self, Apply.self, Describe.self, Schema.self])
 }

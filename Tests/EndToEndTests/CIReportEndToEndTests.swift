@@ -118,7 +118,9 @@ struct CIReportEndToEndTests {
         let demo = Maskclean.fixtures.appendingPathComponent("demo")
         let outcome = try Maskclean.run(
             [
-                "check", "spec.json", "customers.csv", "--report", scratch.path("report.json"), "--junit",
+                "check", "spec.json", "customers.csv", "--samples", "raw", "--report",
+                scratch.path("report.json"),
+                "--junit",
                 scratch.path("junit.xml"), "--markdown", scratch.path("summary.md"), "--annotations",
                 "github", "--html", scratch.path("report.html"),
             ], in: demo)
@@ -156,7 +158,7 @@ struct CIReportEndToEndTests {
             let shown = Array(pageCounts.dropFirst(index * 6).prefix(6))
             #expect(shown == Array(counts[0...2]) + [invalid] + counts[3...], "\(name) on the HTML page")
             let testCase = junit.cases[index]
-            #expect(testCase.name == name && testCase.classname == "customers.csv")
+            #expect(testCase.name == name && testCase.classname == "maskclean.customers.csv")
             let text = testCase.failureMessage == nil ? testCase.output : testCase.failureText
             #expect(
                 text.contains(

@@ -35,6 +35,12 @@ struct ExitStatusTests {
             ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).sorted()
         }
 
+        /// The status the report in `out/` says stopped the run (docs/report.md#a-run-that-stopped).
+        func stoppedStatus(_ name: String = "report.json") throws -> Int? {
+            let text = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+            return text.firstMatch(of: #/"error": \{"status": ([0-9]+)/#).flatMap { Int($0.output.1) }
+        }
+
         func run(_ arguments: [String]) throws -> Maskclean.Outcome {
             try Maskclean.run(arguments, in: scratch.url)
         }
@@ -167,7 +173,9 @@ struct ExitStatusTests {
         let outcome = try setup.runAll()
         #expect(outcome.status == 65)
         #expect(outcome.stderr == "data.csv:3: unterminated quoted field\n")
-        #expect(setup.leftovers.isEmpty)
+        // No records: only the report, which says what stopped the run.
+        #expect(setup.leftovers == ["report.json"])
+        #expect(try setup.stoppedStatus() == 65)
     }
 
     @Test("66: the input is missing or unreadable")
@@ -176,13 +184,15 @@ struct ExitStatusTests {
         let missing = try setup.runAll("nowhere.csv")
         #expect(missing.status == 66)
         #expect(missing.stderr == "nowhere.csv: no such file or directory\n")
-        #expect(setup.leftovers.isEmpty)
+        #expect(setup.leftovers == ["report.json"])
+        #expect(try setup.stoppedStatus() == 66)
         let folder = try setup.run([
             "run", "spec.json", "out", "--input-format", "csv", "--report", setup.out("r.json"),
         ])
         #expect(folder.status == 66)
         #expect(folder.stderr == "out: is a directory\n")
-        #expect(setup.leftovers.isEmpty)
+        #expect(setup.leftovers == ["r.json", "report.json"])
+        #expect(try setup.stoppedStatus("r.json") == 66)
     }
 
     @Test("73: an output cannot be created; nothing else is left")
@@ -212,7 +222,7 @@ struct ExitStatusTests {
         }
     }
 
-    @Test("74: a write error on the output (a full disk) leaves no file behind")
+    @Test("74: a write error on the output (a full disk) leaves no records behind, only the report saying so")
     func writeErrorOnOutput() throws {
         let setup = try Setup()
         let outcome = try setup.run(
@@ -222,7 +232,8 @@ struct ExitStatusTests {
             ])
         #expect(outcome.status == 74)
         #expect(outcome.stderr == "/dev/full: cannot write: no space left on device\n")
-        #expect(setup.leftovers.isEmpty, "left \(setup.leftovers)")
+        #expect(setup.leftovers == ["report.json"], "left \(setup.leftovers)")
+        #expect(try setup.stoppedStatus() == 74)
     }
 
     @Test("74: a write error on the report exits 74 and leaves no temporary file")
@@ -266,7 +277,7 @@ struct ExitStatusTests {
         #expect(message == "stdout: cannot write: no space left on device\n")
     }
 
-    @Test("78: a bad spec stops the run before any output is written")
+    @Test("78: a bad spec stops the run before any record is written; the report says why")
     func badSpec() throws {
         let setup = try Setup(
             spec: #"{"columns": [{"name": "phone", "format": "[000", "minComplete": 0.5}]}"#)
@@ -275,7 +286,8 @@ struct ExitStatusTests {
         #expect(
             outcome.stderr == #"spec.json: columns[0] "phone": format: '[' at offset 0 is never closed"#
                 + "\n")
-        #expect(setup.leftovers.isEmpty)
+        #expect(setup.leftovers == ["report.json"])
+        #expect(try setup.stoppedStatus() == 78)
         let missingColumn = try Setup(spec: #"{"columns": [{"name": "mobile", "format": "[000]"}]}"#)
         let second = try missingColumn.runAll()
         #expect(second.status == 78)
@@ -283,7 +295,8 @@ struct ExitStatusTests {
             second.stderr
                 == #"spec.json: columns[0] "mobile": no column "mobile" in data.csv (its columns: "id", "phone")"#
                 + "\n")
-        #expect(missingColumn.leftovers.isEmpty)
+        #expect(missingColumn.leftovers == ["report.json"])
+        #expect(try missingColumn.stoppedStatus() == 78)
     }
 
     @Test("65 with --quarantine: a file with no header cannot be kept going; no quarantine file is left")
@@ -291,6 +304,6 @@ struct ExitStatusTests {
         let setup = try Setup(input: "")
         let outcome = try setup.runAll("data.csv", ["--quarantine", setup.out("bad.csv")])
         #expect(outcome.status == 65)
-        #expect(setup.leftovers.isEmpty)
+        #expect(setup.leftovers == ["report.json"])
     }
 }

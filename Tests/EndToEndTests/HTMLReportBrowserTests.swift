@@ -123,7 +123,7 @@ struct HTMLReportBrowserTests {
             """)
         let outcome = try Maskclean.run([
             "check", folder.path("spec.json"), folder.path("in.csv"), "--html", folder.path("report.html"),
-            "--on-error", "skip", "--quiet",
+            "--on-error", "skip", "--samples", "raw", "--quiet",
         ])
         #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
         let dom = try Self.dom(folder.path("report.html"), in: folder)

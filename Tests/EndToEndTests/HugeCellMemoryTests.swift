@@ -23,7 +23,7 @@ struct HugeCellMemoryTests {
             : (1...3).map { "{\"id\":\($0),\"phone\":\"\(cell)\"}\n" }.joined()
         _ = try folder.write("huge.\(format)", input)
         let (status, bytes) = try peakMemory([
-            "run", folder.path("spec.json"), folder.path("huge.\(format)"), "-o",
+            "run", folder.path("spec.json"), folder.path("huge.\(format)"), "--samples", "raw", "-o",
             folder.path("clean.\(format)"),
             "--report", folder.path("report.json"),
         ])

@@ -58,7 +58,10 @@ struct MessageProbeTests {
             #expect(shell.terminationStatus == Int32(status), "\(redirection)")
             let errors = try String(contentsOfFile: scratch.path("err.txt"), encoding: .utf8)
             #expect(errors == message + "\n", "\(redirection): \(errors)")
-            #expect(!FileManager.default.fileExists(atPath: scratch.path("report.json")), "nothing committed")
+            // The report says what stopped the run (docs/report.md#a-run-that-stopped).
+            let report = try String(contentsOfFile: scratch.path("report.json"), encoding: .utf8)
+            #expect(
+                report.contains(#""error": {"status": \#(status), "message": "\#(message)""#), "\(report)")
         }
     }
 

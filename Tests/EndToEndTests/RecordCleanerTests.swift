@@ -56,7 +56,7 @@ struct RecordCleanerTests {
         let run = try Maskclean.run(
             [
                 "run", specPath, input, "-o", folder.path("out.csv"), "--report", folder.path("report.json"),
-                "--quiet",
+                "--samples", "raw", "--quiet",
             ],
             in: folder.url)
         #expect(run.status == 0 || run.status == 1, "\(run.stderr)")

@@ -36,7 +36,11 @@ struct ShownTextProbeTests {
         let input = "in\u{1B}]0;title\u{07}\u{202E}.ndjson"
         _ = try scratch.write(input, "{\(name): \"12\"}\n{\(name): {\"x\": 1}}\n{\(name): \"1\u{200B}\"}\n")
         let outcome = try Maskclean.run(
-            ["check", "spec.json", input, "--annotations", "github", "--on-error", "skip"], in: scratch.url,
+            [
+                "check", "spec.json", input, "--annotations", "github", "--on-error", "skip", "--samples",
+                "raw",
+            ],
+            in: scratch.url,
             environment: ["GITHUB_STEP_SUMMARY": scratch.path("step.md")])
         #expect(outcome.status == 1, "\(outcome.stderr)")
         let annotations = outcome.stdoutText

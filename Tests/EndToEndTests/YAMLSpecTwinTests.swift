@@ -131,8 +131,13 @@ struct YAMLSpecTwinTests {
                 == String(decoding: json.stdout, as: UTF8.self))
         #expect(twin.files.keys.sorted() == json.files.keys.sorted())
         for (name, bytes) in json.files {
-            var twinText = normalized(String(decoding: twin.files[name] ?? [], as: UTF8.self))
-            var jsonText = String(decoding: bytes, as: UTF8.self)
+            // When each run started and how long it took differ; nothing else may.
+            var twinText = untimed(normalized(String(decoding: twin.files[name] ?? [], as: UTF8.self)))
+            var jsonText = untimed(String(decoding: bytes, as: UTF8.self))
+            if jsonText.contains(#""error": {"status": 78,"#) {
+                // A YAML spec's error names its line, where a JSON spec's has its place in the message.
+                twinText = twinText.replacing(#/"line": [0-9]+\}/#, with: #""line": null}"#)
+            }
             if let pattern = testCase.varies?[name] {
                 let regex = try Regex(pattern)
                 twinText = twinText.replacing(regex, with: "VARIES")
@@ -140,7 +145,11 @@ struct YAMLSpecTwinTests {
             }
             #expect(twinText == jsonText, "\(name) differs with the YAML spec")
             if name.hasSuffix(".json"), jsonText.contains("\"specFingerprint\"") {
-                #expect(twin.files[name] == bytes, "\(name): the report is not the same bytes")
+                // The same spec, however written: the same fingerprint, byte for byte.
+                let fingerprint = #/"specFingerprint": [^\n]*/#
+                let twinFingerprint = String(decoding: twin.files[name] ?? [], as: UTF8.self).firstMatch(
+                    of: fingerprint)?.output
+                #expect(twinFingerprint == jsonText.firstMatch(of: fingerprint)?.output, "\(name)")
             }
         }
     }

@@ -169,14 +169,17 @@ final class MaskingStage {
         regionSlotOfColumn[column] >= 0 ? regions[column] : nil
     }
 
-    /// Applies `--on-error` to a bad record; false when the run stops.
+    /// Applies `--on-error` to a bad record; false when the run stops. The record that stops it
+    /// is not counted: a stopped run's report counts the records before it, whose statuses
+    /// add up to its rows (docs/report.md#a-run-that-stopped).
     @inline(never)  // the bad records' path, kept out of the good records' code
     func reject(
         _ problem: RecordProblem, _ record: RecordBatch.Record, _ batch: RecordBatch,
         _ result: inout ChunkResult
     ) -> Bool {
-        policy.reject(
+        let outcome = policy.reject(
             problem, line: record.line, record: batch.raw(record), endLine: policy.endsLines, into: &result)
-            == .rejected
+        if outcome == .stop { result.rows -= 1 }
+        return outcome == .rejected
     }
 }

@@ -97,9 +97,9 @@ final class Outputs {
 
     /// Writes the report in every format asked for (each rendered only when its file is), then
     /// commits every output.
-    func commit(_ finished: Report, _ context: ReportContext) throws(MaskCleanError) {
+    func commit(_ finished: Report) throws(MaskCleanError) {
         var texts: [ReportFormat: String] = [:]
-        for (format, _, _) in reports { texts[format] = format.render(finished, context) }
+        for (format, _, _) in reports { texts[format] = format.render(finished) }
         try commit(rendered: texts)
     }
 
@@ -149,6 +149,23 @@ final class Outputs {
         let bytes = Array(text.utf8)
         try file.write(
             compressor.map { compressor in bytes.withUnsafeBytes { compressor.compressed($0) } } ?? bytes)
+    }
+
+    /// After an error that stopped the run: the records and the quarantine are abandoned (never
+    /// half-written), and the report, which says what stopped it, is committed in every format
+    /// asked for. A report that cannot be written then is abandoned too: the error that stopped
+    /// the run is the one to show.
+    func commitReports(_ stopped: Report) {
+        for file in [records, quarantine] { file?.discard() }
+        records = nil
+        quarantine = nil
+        recordsCompressor = nil
+        quarantineCompressor = nil
+        do {
+            try commit(stopped)
+        } catch {
+            discard()
+        }
     }
 
     /// Abandons every output: the targets are left as they were.

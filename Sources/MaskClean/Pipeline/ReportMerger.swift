@@ -4,6 +4,7 @@ public struct MergeOptions: Sendable {
     public var reports: [String]
     /// Where the merged report goes in each format asked for (`ReportFormat`).
     public var reportPaths: [ReportFormat: String] = [:]
+    /// Samples show their values' shape only (`--samples redacted`, the command line's default).
     public var redactSamples = false
     /// What the reports call the whole input (JUnit's suite, the annotations' file): `-` for none.
     public var input = "-"
@@ -26,13 +27,27 @@ public struct MergeOptions: Sendable {
     public var writesStandardOutput: Bool { outputOptions.writesStandardOutput }
 }
 
+extension MergeOptions {
+    /// Writes the report of a merge whose spec did not load (78), as `Runner` does a run's.
+    public func report(specError error: MaskCleanError, spec: String) -> Report {
+        var options = outputOptions
+        options.input = input
+        return Runner.report(
+            specError: error, spec: spec, options,
+            protecting: [(spec, "spec")] + reports.map { ($0, "partial report") })
+    }
+}
+
 /// One merge: read every partial report, check that they belong together, combine them
 /// (`Report.merging`), and write the merged report in every format asked for, all committed
 /// together or not at all, like a run's outputs.
 public enum ReportMerger {
-    public static func merge(_ spec: Spec, _ options: MergeOptions) throws(MaskCleanError) -> Report {
-        let clock = ContinuousClock()
-        let started = clock.now
+    /// `stopped` is told the report written when a partial report cannot be read or merged,
+    /// before the error is thrown, as `Runner.run` tells a run's.
+    public static func merge(
+        _ spec: Spec, _ options: MergeOptions, stopped: (Report) -> Void = { _ in }
+    ) throws(MaskCleanError) -> Report {
+        let timer = ReportTimer()
         let outputOptions = options.outputOptions
         try Outputs.checkPaths(
             outputOptions,
@@ -50,21 +65,34 @@ public enum ReportMerger {
             }
             named.append((path, place))
         }
-        var partials: [Report.Partial] = []
-        for path in options.reports {
-            partials.append(Report.Partial(file: path, report: try ReportReader.load(path: path, spec: spec)))
-        }
-        var report = try Report.merging(partials, spec: spec, firstRow: options.firstRow)
-        report.input = options.input
-        if options.redactSamples { report.redactSamples() }
         let outputs = try Outputs(outputOptions)
         do throws(MaskCleanError) {
-            try outputs.commit(
-                report, ReportContext(input: options.input, spec: spec.file, elapsed: clock.now - started))
+            var partials: [Report.Partial] = []
+            for path in options.reports {
+                partials.append(
+                    Report.Partial(file: path, report: try ReportReader.load(path: path, spec: spec)))
+            }
+            var report = try Report.merging(partials, spec: spec, firstRow: options.firstRow)
+            report.input = options.input
+            // The whole input's size, when every partition's report knew its own.
+            let sizes = partials.compactMap(\.report.origin.inputBytes)
+            report.origin = timer.origin(
+                inputBytes: sizes.count == partials.count ? sizes.reduce(0, +) : nil, spec: spec.file)
+            if options.redactSamples { report.redactSamples() }
+            try outputs.commit(report)
+            return report
         } catch {
-            outputs.discard()
+            guard !error.isBrokenPipe else {
+                outputs.discard()
+                throw error
+            }
+            // Nothing is merged from partial reports that did not all read: the report says why.
+            var report = Report(spec: spec).stopped(by: RunError(error, spec: spec.file))
+            report.input = options.input
+            report.origin = timer.origin(inputBytes: nil, spec: spec.file)
+            outputs.commitReports(report)
+            stopped(report)
             throw error
         }
-        return report
     }
 }

@@ -7,7 +7,7 @@ public struct RunOptions: Sendable {
     public var output: String?
     /// Where the report goes in each format asked for (`ReportFormat`).
     public var reportPaths: [ReportFormat: String] = [:]
-    /// Samples show their values' shape only (`--redact-samples`).
+    /// Samples show their values' shape only (`--samples redacted`, the command line's default).
     public var redactSamples = false
     public var inputFormat: RecordFormat?
     public var outputFormat: RecordFormat?
@@ -95,9 +95,13 @@ public enum OutputCompression: Sendable, Equatable {
 /// the spec against it, pump the records through the masks, then commit. A failed run leaves no
 /// output behind.
 public enum Runner {
-    public static func run(_ spec: Spec, _ options: RunOptions) throws(MaskCleanError) -> Report {
-        let clock = ContinuousClock()
-        let started = clock.now
+    /// `stopped` is told the report written when an error stops the run once its outputs are
+    /// open (docs/report.md#a-run-that-stopped), before the error is thrown: the executable
+    /// shows it as annotations and a step summary.
+    public static func run(
+        _ spec: Spec, _ options: RunOptions, stopped: (Report) -> Void = { _ in }
+    ) throws(MaskCleanError) -> Report {
+        let timer = ReportTimer()
         let inputFormat: RecordFormat
         if let format = options.inputFormat {
             inputFormat = format
@@ -112,9 +116,20 @@ public enum Runner {
         }
         try options.checkColumnNames(inputFormat: inputFormat)
         try Outputs.checkPaths(options, spec: spec.file)
-        let input = try InputFile(path: options.input)
         let outputs = try Outputs(options)
+        var totals = RunTotals(spec: spec)
+        var inputBytes: Int?
+        func finished(_ report: Report) -> Report {
+            var report = report
+            report.input = options.input
+            report.origin = timer.origin(inputBytes: inputBytes, spec: spec.file)
+            report.placeInPartition(part: options.part, firstRow: options.firstRow)
+            if options.redactSamples { report.redactSamples() }
+            return report
+        }
         do throws(MaskCleanError) {
+            let input = try InputFile(path: options.input)
+            inputBytes = input.size
             let settings = SourceSettings(
                 spec: spec, options: options, outputFormat: outputFormat,
                 delimiter: options.delimiter ?? inputFormat.defaultDelimiter)
@@ -124,28 +139,64 @@ public enum Runner {
             let run = RunSetup(
                 spec: spec, options: options, input: input, outputs: outputs,
                 framing: RecordFraming(format: outputFormat, delimiter: outputDelimiter))
-            var report: Report
             switch inputFormat {
-            case .csv, .tsv: report = try run.mask(CSVSource(input: input, settings))
-            case .ndjson: report = try run.mask(NDJSONSource(input: input, settings))
-            case .json: report = try run.mask(JSONArraySource(input: input, settings))
+            case .csv, .tsv: try run.mask(CSVSource(input: input, settings), &totals)
+            case .ndjson: try run.mask(NDJSONSource(input: input, settings), &totals)
+            case .json: try run.mask(JSONArraySource(input: input, settings), &totals)
             }
-            report.input = options.input
             // Its samples' rows must stay row numbers a report can hold (docs/report.md).
-            if let problem = Partition(part: options.part, firstRow: options.firstRow, rows: report.rows)
-                .rowsPastMaximum
-            {
+            if let problem = Partition(
+                part: options.part, firstRow: options.firstRow, rows: totals.report.rows
+            )
+            .rowsPastMaximum {
                 throw .data(input.name, line: nil, UsageMessage(problem))
             }
-            report.placeInPartition(part: options.part, firstRow: options.firstRow)
-            if options.redactSamples { report.redactSamples() }
-            try outputs.commit(
-                report, ReportContext(input: options.input, spec: spec.file, elapsed: clock.now - started))
+            let report = finished(totals.report)
+            try outputs.commit(report)
             return report
         } catch {
-            outputs.discard()
+            // A reader of standard output that went away ends the run quietly: nothing to say.
+            guard !error.isBrokenPipe else {
+                outputs.discard()
+                throw error
+            }
+            var counted = totals.report
+            if Partition(part: options.part, firstRow: options.firstRow, rows: counted.rows).rowsPastMaximum
+                != nil
+            {
+                counted = Report(spec: spec)
+            }
+            let report = finished(counted).stopped(by: RunError(error, spec: spec.file))
+            outputs.commitReports(report)
+            stopped(report)
             throw error
         }
+    }
+
+    /// Writes the report of a run whose spec did not load (78), in every format asked for, and
+    /// returns it: the records and the quarantine are not written. Outputs that cannot be
+    /// written are left alone; the spec's error is the one to show.
+    public static func report(specError error: MaskCleanError, spec: String, _ options: RunOptions) -> Report
+    {
+        report(specError: error, spec: spec, options, protecting: [(options.input, "input"), (spec, "spec")])
+    }
+
+    /// The report of a run or a merge whose spec did not load, written where `options` say
+    /// unless that would destroy one of the files `protected` names.
+    static func report(
+        specError error: MaskCleanError, spec: String, _ options: RunOptions,
+        protecting protected: [(path: String, what: String)]
+    ) -> Report {
+        var reportsOnly = options
+        reportsOnly.output = nil
+        reportsOnly.quarantine = nil
+        var report = Report(specError: RunError(error, spec: spec), input: options.input)
+        report.origin = ReportTimer().origin(inputBytes: nil, spec: spec)
+        guard (try? Outputs.checkPaths(reportsOnly, protecting: protected)) != nil,
+            let outputs = try? Outputs(reportsOnly)
+        else { return report }
+        outputs.commitReports(report)
+        return report
     }
 
     /// The input format a path's extension says, or a usage error.
@@ -165,8 +216,9 @@ private struct RunSetup {
     /// The output format's framing; its line end is settled by the input's start.
     let framing: RecordFraming
 
-    /// Writes the records of `source`, framed in the output format, and returns their counts.
-    func mask<Source: RecordSource>(_ source: Source) throws(MaskCleanError) -> Report {
+    /// Writes the records of `source`, framed in the output format, counting them into `totals`:
+    /// what it holds when an error stops the run is what the stopped run's report says.
+    func mask<Source: RecordSource>(_ source: Source, _ totals: inout RunTotals) throws(MaskCleanError) {
         let start = source.start
         var framing = framing
         framing.lineEnd = start.lineEnd
@@ -186,7 +238,6 @@ private struct RunSetup {
             input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
             maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
             firstLine: start.nextLine)
-        var totals = RunTotals(spec: spec)
         try RecordPump(reader: reader, input: input, options: options, outputs: outputs).run(
             spec: spec, framing: &framing, totals: &totals,
             // Each processor has an writer of its own: one shared by the workers had its
@@ -194,6 +245,5 @@ private struct RunSetup {
             makeProcessor: { source.makeProcessor(makeWriter()) })
         try source.finish(&totals)
         try outputs.writeRecords(framing.closing)
-        return totals.report
     }
 }

@@ -7,10 +7,11 @@ public enum HTMLReport {
     /// The statuses every record of a column falls in, in the order the bar stacks them.
     static let statuses = ["complete", "lossy", "incomplete", "invalid", "empty", "rejected"]
 
-    /// The page, a pure function of the report and what the page says about the run besides:
-    /// where the records and the spec came from (as named), and how long the run took. The same
-    /// arguments give the same bytes.
-    public static func page(_ report: Report, input: String, spec: String, elapsed: Duration) -> String {
+    /// The page, a pure function of the report (with where it came from and when: `Origin`):
+    /// the same report gives the same bytes.
+    public static func page(_ report: Report) -> String {
+        let input = report.input
+        let origin = report.origin
         let verdict = report.passed ? "passed" : "FAILED"
         var page = """
             <!DOCTYPE html>
@@ -30,20 +31,34 @@ public enum HTMLReport {
 
             """
         let rejected = "\(report.rejectedCount) (maxRejected \(report.maxRejected))"
+        let size = origin.inputBytes.map { " (\($0) bytes)" } ?? ""
+        let fingerprint =
+            report.specFingerprint.isEmpty ? "" : "<br><code>\(escaped(report.specFingerprint))</code>"
         for (term, id, value) in [
-            ("Input", "input", escaped(input)), ("Spec", "spec", escaped(spec)),
+            ("Input", "input", escaped(input) + size),
+            ("Spec", "spec", escaped(origin.spec ?? "-") + fingerprint),
+            ("Started", "started", origin.started.map(ReportTime.rfc3339) ?? "-"),
             (
                 "Rows", "rows",
                 report.rowsPassed ? "\(report.rows)" : "\(report.rows) (minRows \(report.minRows))"
             ),
             ("Rejected", "rejected", rejected), ("Result", "result", escaped(verdictText(report))),
-            ("Time", "elapsed", duration(elapsed)),
+            ("Time", "elapsed", origin.duration.map(duration) ?? "-"),
+            ("maskclean", "version", escaped(origin.version)),
         ] {
             page += "<div><dt>\(term)</dt><dd id=\"\(id)\">\(value)</dd></div>\n"
         }
-        page += "</dl>\n</header>\n<section class=\"columns\">\n"
+        page += "</dl>\n"
+        if let error = report.error {
+            let read =
+                report.columns.isEmpty
+                ? "" : "<br>The counts below are of the \(report.rows) records read before it stopped."
+            page += "<p class=\"stopped\" id=\"stopped\"><b>The run stopped (exit \(error.status)):</b> "
+            page += "\(escaped(error.message))\(read)</p>\n"
+        }
+        page += "</header>\n<section class=\"columns\">\n"
         for (index, column) in report.columns.enumerated() {
-            page += columnCard(column, number: index + 1)
+            page += columnCard(column, number: index + 1, stopped: report.error != nil)
         }
         page += "</section>\n"
         page += rejectedSection(report)
@@ -79,6 +94,7 @@ public enum HTMLReport {
 
     /// The summary's last line, without the row count the page shows already.
     private static func verdictText(_ report: Report) -> String {
+        if let error = report.error { return "FAILED (the run stopped: exit \(error.status))" }
         var reasons: [String] = []
         if !report.rowsPassed { reasons.append("fewer rows than minRows") }
         reasons += report.columnReasons
@@ -97,12 +113,13 @@ public enum HTMLReport {
     /// How many regions a phone column's card lists; the rest are summed in one row.
     static let countriesShown = 20
 
-    private static func columnCard(_ column: Report.Column, number: Int) -> String {
+    private static func columnCard(_ column: Report.Column, number: Int, stopped: Bool) -> String {
         let stats = column.stats
         let name = escaped(column.spec.name)
         let minimum = column.spec.minComplete
-        // pass, WARN (below warnComplete, still passing) or FAIL, as every report says it.
-        let verdict = column.verdict
+        // pass, WARN (below warnComplete, still passing) or FAIL, as every report says it; a
+        // stopped run's counts are partial, no verdict.
+        let verdict = stopped ? "partial" : column.verdict
         let warning = column.spec.warnComplete.map { " · warnComplete <b>\(Report.percentage($0))</b>" } ?? ""
         // The invalid share where the column can have invalid cells, against maxInvalid if it has one.
         let invalid =
@@ -239,6 +256,10 @@ public enum HTMLReport {
         border-top:4px solid var(--pass)}
         .column.fail{border-top-color:var(--fail)}
         .column.warn{border-top-color:var(--warn)}
+        .column.partial{border-top-color:#777}
+        .verdict.partial{background:#777}
+        .stopped{margin:0 0 1rem;padding:1rem;background:#fdecea;border-left:4px solid var(--fail);\
+        border-radius:.5rem;overflow-wrap:anywhere}
         .rejections{margin-top:1rem;border-top-color:var(--rejected)}
         .ratio{margin:.25rem 0}
         svg.bar{display:block;width:100%;height:1.75rem;margin:.75rem 0;background:#eee;overflow:visible}

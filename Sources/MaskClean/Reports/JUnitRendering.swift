@@ -3,9 +3,13 @@ extension Report {
     /// (docs/report.md): one `testsuite` for the input, one `testcase` per spec column, one for
     /// the rejected records against `maxRejected`, and one for `minRows` when it is not met.
     public var junit: String {
+        if let error { return junit(stoppedBy: error) }
         var cases: [String] = []
         var names: Set<String> = []
         var failures = 0
+        let rejectedFound = runFindings.contains { $0.subject == Self.rejectedSubject }
+        // One case per column, per run finding, and one for the rejected records when no finding is.
+        let time = junitTime(cases: columns.count + runFindings.count + (rejectedFound ? 0 : 1))
         /// A name no earlier test case has: GitLab keeps only the first of two equal names.
         func unique(_ name: String, place: String) -> String {
             var candidate = name
@@ -20,7 +24,7 @@ extension Report {
         }
         func testCase(_ name: String, failure: (message: String, text: String)?, output: String) -> String {
             var text =
-                "    <testcase classname=\"\(XMLText.attribute(input))\" name=\"\(XMLText.attribute(name))\""
+                "    <testcase classname=\"\(XMLText.attribute(junitClassName))\" name=\"\(XMLText.attribute(name))\"\(time.testCase)"
             if failure == nil && output.isEmpty { return text + "/>" }
             text += ">\n"
             if let failure {
@@ -58,7 +62,7 @@ extension Report {
                 cases.append(testCase(name, failure: nil, output: body))
             }
         }
-        if !runFindings.contains(where: { $0.subject == Self.rejectedSubject }) {
+        if !rejectedFound {
             let name = unique(Self.rejectedSubject, place: "maskclean")
             cases.append(
                 testCase(name, failure: nil, output: "0 records rejected <= maxRejected \(maxRejected)"))
@@ -67,9 +71,55 @@ extension Report {
             "name=\"\(XMLText.attribute(input))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\""
         return """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="maskclean" tests="\(cases.count)" failures="\(failures)" errors="0">
-              <testsuite \(suite) skipped="0">
+            <testsuites name="maskclean" tests="\(cases.count)" failures="\(failures)" errors="0"\(time.run)>
+              <testsuite \(suite) skipped="0"\(time.run)\(junitTimestamp)>
             \(cases.joined(separator: "\n"))
+              </testsuite>
+            </testsuites>
+
+            """
+    }
+
+    /// What JUnit readers group test cases by (`classname`): `maskclean.` and the input's file
+    /// name, `maskclean.customers.csv` (`maskclean.stdin` for standard input).
+    var junitClassName: String {
+        let name = input == "-" ? "stdin" : input.split(separator: "/").last.map(String.init) ?? input
+        return "maskclean." + name
+    }
+
+    /// The suite's `timestamp`: when the run started, UTC, without a zone as JUnit's schema has it.
+    private var junitTimestamp: String {
+        origin.started.map { " timestamp=\"\(ReportTime.junit($0))\"" } ?? ""
+    }
+
+    /// The `time` attributes, in seconds: the run's, on the suite, and on each test case its
+    /// share of it. The columns are masked together in one pass, so the run's time is shared
+    /// equally, and a reader that adds up the test cases' times (GitLab) shows the run's.
+    private func junitTime(cases: Int) -> (run: String, testCase: String) {
+        guard let duration = origin.duration else { return ("", "") }
+        return (
+            " time=\"\(ReportTime.seconds(duration))\"",
+            " time=\"\(ReportTime.seconds(duration / max(cases, 1)))\""
+        )
+    }
+
+    /// A run that stopped: one test case, named for the input, in error with the message; its
+    /// text says how far the run got. The columns' counts, partial, are no verdict on the export.
+    private func junit(stoppedBy error: RunError) -> String {
+        let name = XMLText.attribute(input)
+        // A spec that did not load read no record; a run that stopped counted some.
+        let read =
+            specFingerprint.isEmpty
+            ? "no record read: the spec did not load (exit \(error.status))"
+            : "\(rows) record\(rows == 1 ? "" : "s") read before it stopped (exit \(error.status))"
+        let time = junitTime(cases: 1)
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="maskclean" tests="1" failures="0" errors="1"\(time.run)>
+              <testsuite name="\(name)" tests="1" failures="0" errors="1" skipped="0"\(time.run)\(junitTimestamp)>
+                <testcase classname="\(XMLText.attribute(junitClassName))" name="\(name)"\(time.testCase)>
+                  <error message="\(XMLText.attribute(error.message))" type="maskclean">\(XMLText.content(error.message + "\n" + read))</error>
+                </testcase>
               </testsuite>
             </testsuites>
 

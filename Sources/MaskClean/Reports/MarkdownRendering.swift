@@ -29,15 +29,28 @@ extension Report {
 
     private var markdownHead: String {
         let verdict = passed ? (warnedColumns > 0 ? "WARN" : "passed") : "FAILED"
-        var lines = [
-            "## maskclean: \(MarkdownText.escaped(input)): \(verdict)", "",
+        var lines = ["## maskclean: \(MarkdownText.escaped(input)): \(verdict)", ""]
+        if let error {
+            lines += [
+                "**FAILED**: the run stopped (exit \(error.status)): \(MarkdownText.escaped(error.message))",
+                "",
+            ]
+            // A spec that did not load has no columns; a run that stopped counted some records.
+            guard !columns.isEmpty else { return lines.joined(separator: "\n") + "\n" }
+            lines += [
+                "The counts are of the \(rows) record\(rows == 1 ? "" : "s") read before it stopped.", "",
+            ]
+        }
+        lines += [
             "| column | complete | lossy | incomplete | invalid | empty | threshold | result |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
         ]
         for column in columns {
             let stats = column.stats
             let minimum = column.spec.minComplete
-            let result = column.passed ? (column.warned ? "**WARN**" : "pass") : "**FAILED**"
+            // A stopped run's counts are partial: no verdict on a column.
+            let result =
+                error != nil ? "-" : column.passed ? (column.warned ? "**WARN**" : "pass") : "**FAILED**"
             let cells = [
                 MarkdownText.escaped(column.spec.name),
                 column.completeRatio.text(decimals: 2, scale: 2, against: minimum) + "%",
@@ -52,15 +65,20 @@ extension Report {
             lines.append("- \(MarkdownText.escaped(column.spec.name)): countries \(column.topCountries)")
         }
         if !phoneColumns.isEmpty { lines.append("") }
-        for finding in findings {
+        for finding in error == nil ? findings : [] {
             let mark = finding.level == .error ? "**FAILED**" : "**WARN**"
             lines.append("- \(mark) \(MarkdownText.escaped(finding.subject)): \(finding.message)")
         }
         if !findings.isEmpty { lines.append("") }
-        lines.append(summary.split(separator: "\n").last.map(String.init) ?? "")
+        if error == nil {
+            lines.append(summary.split(separator: "\n").last.map(String.init) ?? "")
+        } else {
+            while lines.last == "" { lines.removeLast() }
+        }
         if samplesRedacted {
             lines += [
-                "", "Sample values are redacted: letters show as x or X, digits and other numerals as 9.",
+                "",
+                "Sample values are redacted: letters show as x or X, digits and other numerals as 9 (`--samples raw` shows them).",
             ]
         }
         return lines.joined(separator: "\n") + "\n"

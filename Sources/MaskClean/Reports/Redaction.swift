@@ -1,4 +1,4 @@
-/// What `--redact-samples` hides of a value (docs/report.md), and what `describe`'s comments hide
+/// What a redacted sample hides of a value (docs/report.md#samples-redacted-by-default), and what `describe`'s comments hide
 /// of the data (docs/command-line.md): every letter and every numeric character of any script,
 /// with the marks attached to it, so that only the value's shape is left.
 ///

@@ -260,6 +260,8 @@ public struct Report: Sendable {
     /// The partition of each of `blankLineNumbers`, when the report knows it.
     public var blankLineParts: [String?] = []
     public static let blankLinesKept = 10
+    /// What the report was made from and when (`Origin`).
+    public var origin = Origin()
     /// The fingerprint of the spec the report was made with (`Spec.fingerprint`).
     public var specFingerprint: String
     /// The partitions the report covers: none for a run over a whole input.
@@ -279,11 +281,15 @@ public struct Report: Sendable {
     public var failedColumns: Int { columns.count { !$0.passed } }
     public var warnedColumns: Int { columns.count(where: \.warned) }
 
-    public var passed: Bool { failedColumns == 0 && rejectedPassed && rowsPassed }
+    /// The error that stopped the run before its end, if one did: the counts are then those
+    /// made before it, and the report never passes.
+    public var error: RunError?
+
+    public var passed: Bool { error == nil && failedColumns == 0 && rejectedPassed && rowsPassed }
 
     public static let rejectionSamplesKept = 10
 
-    /// Whether the samples' values were redacted (`--redact-samples`).
+    /// Whether the samples' values were redacted (`--samples redacted`, the default).
     public var samplesRedacted = false
 
     /// Replaces every sample value by its shape (`Sample.redacted`), for every format at once.

@@ -15,19 +15,16 @@ public enum ReportFormat: String, CaseIterable, Sendable, Hashable {
     /// How the report is written in this format, and what messages call its file.
     var renderer: ReportRenderer {
         switch self {
-        case .json: ReportRenderer(role: "the report", compressesBySuffix: true) { report, _ in report.json }
-        case .junit: ReportRenderer(role: "the JUnit report") { report, _ in report.junit }
-        case .markdown: ReportRenderer(role: "the Markdown report") { report, _ in report.markdown }
-        case .html:
-            ReportRenderer(role: "the HTML report", compressesBySuffix: true) { report, run in
-                HTMLReport.page(report, input: run.input, spec: run.spec, elapsed: run.elapsed)
-            }
+        case .json: ReportRenderer(role: "the report", compressesBySuffix: true) { $0.json }
+        case .junit: ReportRenderer(role: "the JUnit report") { $0.junit }
+        case .markdown: ReportRenderer(role: "the Markdown report") { $0.markdown }
+        case .html: ReportRenderer(role: "the HTML report", compressesBySuffix: true) { HTMLReport.page($0) }
         }
     }
 
     /// The report in this format.
-    public func render(_ report: Report, _ context: ReportContext) -> String {
-        renderer.render(report, context)
+    public func render(_ report: Report) -> String {
+        renderer.render(report)
     }
 
     /// What messages call a file of this format: `the report`, `the HTML report`.
@@ -38,24 +35,12 @@ public enum ReportFormat: String, CaseIterable, Sendable, Hashable {
     public var compressesBySuffix: Bool { renderer.compressesBySuffix }
 }
 
-/// What a renderer is told about the run besides its report: where the records and the spec
-/// came from (as named) and how long the run took.
-public struct ReportContext: Sendable {
-    public var input: String
-    public var spec: String
-    public var elapsed: Duration
-
-    public init(input: String, spec: String, elapsed: Duration) {
-        (self.input, self.spec, self.elapsed) = (input, spec, elapsed)
-    }
-}
-
 /// One report format's code: the one signature every format renders with, a pure function of
-/// the report and the run's context.
+/// the report (which carries where it came from and when: `Report.Origin`).
 struct ReportRenderer {
     /// What messages call its file: `the JUnit report`.
     var role: String
     /// Whether a file named `.gz` or `.zst` is written compressed.
     var compressesBySuffix = false
-    var render: (Report, ReportContext) -> String
+    var render: (Report) -> String
 }

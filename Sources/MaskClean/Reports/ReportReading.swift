@@ -83,6 +83,17 @@ struct ReportParser {
         guard top["columns"] != nil, top["rows"] != nil else {
             throw failure(at: root.offset, notAReport)
         }
+        // A run that stopped wrote what it had counted: not a partition's counts to merge.
+        if let errorNode = optional(top["error"]) {
+            let members = try members(errorNode, place: "error")
+            let message = try optional(members["message"]).map { (node) throws(MaskCleanError) in
+                try string(node, place: "error: message")
+            }
+            throw failure(
+                at: errorNode.offset,
+                "the run that wrote it stopped (\(visible(message ?? "no message"))): its counts are not a partition's; run the partition again"
+            )
+        }
         guard let fingerprintNode = top["specFingerprint"] else {
             throw failure(
                 at: root.offset,
@@ -99,6 +110,10 @@ struct ReportParser {
 
         var report = Report(spec: spec)
         report.rows = try count(required(top, "rows", of: root, place: "report"), place: "rows")
+        // Written since reports carry where they came from; an older report has none.
+        report.origin.inputBytes = try optional(top["inputBytes"]).map { (node) throws(MaskCleanError) in
+            try count(node, place: "inputBytes")
+        }
         report.samplesRedacted = try bool(
             required(top, "samplesRedacted", of: root, place: "report"), place: "samplesRedacted")
         report.partitions = try partitions(

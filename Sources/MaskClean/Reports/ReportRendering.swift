@@ -9,12 +9,34 @@ extension Report {
         out.raw(String(rows))
         out.key("passed")
         out.raw(passed ? "true" : "false")
+        out.key("error")
+        if let error {
+            out.inlineObject([
+                ("status", String(error.status)), ("message", JSONTextWriter.quoted(error.message)),
+                ("file", error.file.map(JSONTextWriter.quoted) ?? "null"),
+                ("line", error.line.map(String.init) ?? "null"),
+            ])
+        } else {
+            out.raw("null")
+        }
+        // Where the report came from and when (docs/report.md#where-a-report-came-from).
+        for (key, value) in [
+            ("input", JSONTextWriter.quoted(input)),
+            ("inputBytes", origin.inputBytes.map(String.init) ?? "null"),
+            ("spec", origin.spec.map(JSONTextWriter.quoted) ?? "null"),
+            ("maskcleanVersion", JSONTextWriter.quoted(origin.version)),
+            ("started", origin.started.map { JSONTextWriter.quoted(ReportTime.rfc3339($0)) } ?? "null"),
+            ("durationSeconds", origin.duration.map(ReportTime.seconds) ?? "null"),
+        ] {
+            out.key(key)
+            out.raw(value)
+        }
         out.key("minRows")
         out.raw(String(minRows))
         out.key("samplesRedacted")
         out.raw(samplesRedacted ? "true" : "false")
         out.key("specFingerprint")
-        out.raw(JSONTextWriter.quoted(specFingerprint))
+        out.raw(specFingerprint.isEmpty ? "null" : JSONTextWriter.quoted(specFingerprint))
         out.key("parts")
         out.inlineObjects(partitions) {
             [

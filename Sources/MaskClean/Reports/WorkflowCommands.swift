@@ -4,7 +4,15 @@ extension Report {
     ///
     ///     ::error file=exports/customers.csv,title=maskclean phone::complete 91.64% < minComplete 95.00% (53 lossy, 23 incomplete)
     public var workflowCommands: String {
-        findings.map { finding in
+        if let error {
+            // The error at its place: GitHub shows it on that line of the file's diff.
+            var properties: [(String, String)] = []
+            if let file = error.file, file != "-", file != "stdin" { properties.append(("file", file)) }
+            if let line = error.line { properties.append(("line", String(line))) }
+            properties.append(("title", "maskclean \(Self.stoppedSubject)"))
+            return WorkflowCommand.line("error", properties: properties, message: error.message) + "\n"
+        }
+        return findings.map { finding in
             var properties: [(String, String)] = []
             if input != "-" { properties.append(("file", input)) }
             properties.append(("title", "maskclean \(finding.subject)"))

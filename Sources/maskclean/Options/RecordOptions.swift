@@ -99,7 +99,7 @@ struct RecordOptions: ParsableArguments {
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail
         options.quarantine = quarantine
         options.escapeFormulas = escapeFormulas
-        options.redactSamples = reportOutputs.redactSamples
+        options.redactSamples = reportOutputs.redactsSamples
         options.part = part
         options.firstRow = firstRow
         let shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)

@@ -14,11 +14,23 @@ struct ReportOptions: ParsableArguments {
     @Option(help: "Write the report as a Markdown summary to this file (a CI page, a pull-request comment).")
     var markdown: String?
 
-    @Flag(
-        help:
-            "Show sample values by their shape only in every report: letters as x or X, digits and other numerals as 9."
-    )
+    @Option(
+        help: ArgumentHelp(
+            "Sample values in every report: by their shape only, letters as x or X and numerals as 9 (redacted, the default: CI logs and pages are read by many), or as they are (raw).",
+            valueName: "redacted|raw"))
+    var samples: SamplesChoice?
+
+    @Flag(help: "The same as --samples redacted, the default.")
     var redactSamples = false
+
+    /// Whether samples are redacted: unless `--samples raw` says otherwise.
+    var redactsSamples: Bool { samples != .raw }
+
+    mutating func validate() throws {
+        if redactSamples && samples == .raw {
+            throw ValidationError("--redact-samples and --samples raw say opposite things; give one")
+        }
+    }
 
     @Option(
         help: ArgumentHelp(
@@ -55,4 +67,9 @@ struct ReportOptions: ParsableArguments {
 /// `--fail-on`: which verdict exits 1 (docs/exit-status.md).
 enum FailOnChoice: String, ExpressibleByArgument, CaseIterable {
     case fail, warn
+}
+
+/// `--samples`: whether the reports show sample values as they are (docs/report.md#samples).
+enum SamplesChoice: String, ExpressibleByArgument, CaseIterable {
+    case redacted, raw
 }

@@ -54,7 +54,7 @@ struct Merge: ParsableCommand {
     func run() throws {
         var options = MergeOptions(reports: reports)
         options.reportPaths = reportOutputs.paths
-        options.redactSamples = reportOutputs.redactSamples
+        options.redactSamples = reportOutputs.redactsSamples
         options.input = input
         options.firstRow = firstRow
         var shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)

@@ -95,7 +95,7 @@ struct RunnerTests {
         #expect(records?.first?["id"] == "1", "the first key is id, not a mark and id")
     }
 
-    @Test("a run that fails after its outputs are open commits none of them")
+    @Test("a run that fails after its outputs are open commits no records, only its report saying why")
     func failedRunCommitsNothing() throws {
         let folder = try TemporaryFolder()
         try folder.write("data.csv", "id,Phone\n1,5551234567\n")
@@ -103,10 +103,16 @@ struct RunnerTests {
         var options = options(folder, input: "data.csv", output: "out.csv")
         options.reportPaths[.json] = folder.path("report.json")
         // The header is read after the outputs are open: the spec fails against it.
-        let error = #expect(throws: MaskCleanError.self) { try Runner.run(loadSpec(Self.spec), options) }
+        var stopped: Report?
+        let error = #expect(throws: MaskCleanError.self) {
+            try Runner.run(loadSpec(Self.spec), options) { stopped = $0 }
+        }
         #expect(error?.status == .config)
         #expect(error?.message.hasSuffix("did you mean \"Phone\"?") == true)
-        #expect(folder.files == ["data.csv", "out.csv"])
+        #expect(folder.files == ["data.csv", "out.csv", "report.json"])
+        // The report the caller is told of is the one written: the error, no records counted.
+        #expect(stopped?.error == error.map { RunError($0) })
+        #expect(try folder.text("report.json") == stopped?.json)
         #expect(try folder.text("out.csv") == "last night's records\n")
     }
 }

@@ -226,7 +226,9 @@ struct CIReportTests {
             #"{"columns":[{"name":"rejected records","format":"[0]"},{"name":"rejected records","format":"[00]","formattedColumn":"f2","extractedColumn":"e2","statusColumn":"s2"}]}"#
         )
         let junit = Report(spec: spec).junit
-        let names = junit.matches(of: #/<testcase classname="-" name="([^"]*)"/#).map { String($0.output.1) }
+        let names = junit.matches(of: #/<testcase classname="maskclean.stdin" name="([^"]*)"/#).map {
+            String($0.output.1)
+        }
         // Two columns, then the rows below minRows (an empty report), then the rejected records.
         #expect(names.count == 4 && names.contains("rows"))
         #expect(Set(names).count == names.count, "\(names)")

@@ -4,22 +4,26 @@ import Testing
 
 @testable import MaskClean
 
-/// `HTMLReport.page` is a pure function of the report and the run's context: given the time taken,
-/// the demo's page is the kept fixture to the byte, the time included.
+/// `HTMLReport.page` is a pure function of the report, which carries where it came from and when
+/// (`Report.Origin`): given those, the demo's page is the kept fixture to the byte.
 @Suite("The HTML page, rendered from the report")
 struct HTMLReportTests {
     static let fixtures =
         repositoryRoot
         .appendingPathComponent("Fixtures")
 
-    @Test("the demo's page with a time of 25 ms is Fixtures/cases/demo-html's, byte for byte")
+    @Test(
+        "the demo's page, started and timed as the fixture was, is Fixtures/cases/demo-html's, byte for byte")
     func demoPage() throws {
         let spec = try SpecLoader.load(path: Self.fixtures.appendingPathComponent("demo/spec.json").path)
         let input = Self.fixtures.appendingPathComponent("demo/customers.csv").path
-        let report = try Runner.run(spec, RunOptions(input: input, output: nil, jobs: 2))
-        let page = HTMLReport.page(
-            report, input: "../../demo/customers.csv", spec: "../../demo/spec.json",
-            elapsed: .milliseconds(25))
+        var report = try Runner.run(spec, RunOptions(input: input, output: nil, jobs: 2))
+        report.input = "../../demo/customers.csv"
+        report.origin.spec = "../../demo/spec.json"
+        report.origin.started = Date(timeIntervalSince1970: 1_795_744_800)
+        report.origin.duration = .milliseconds(25)
+        report.redactSamples()  // as the command line does by default
+        let page = HTMLReport.page(report)
         let expected = try Data(
             contentsOf: Self.fixtures.appendingPathComponent("cases/demo-html/expected.report.html"))
         #expect(Data(page.utf8) == expected)
@@ -56,7 +60,7 @@ struct HTMLReportTests {
         }
         report.columns[0].stats = stats
         report.columns[1].stats.empty = 10
-        let page = HTMLReport.page(report, input: "cards.csv", spec: "spec.json", elapsed: .zero)
+        let page = HTMLReport.page(report)
         // Stacked after the complete part, its width its count.
         #expect(
             page.contains(

@@ -69,7 +69,7 @@ struct PhoneReportTests {
         #expect(report.summary.contains("tel: countries GB 3, 001 1, US 1\n"))
         #expect(!report.summary.contains("zip: countries"))
         #expect(report.markdown.contains("- tel: countries GB 3, 001 1, US 1\n"))
-        let html = HTMLReport.page(report, input: "in.csv", spec: "spec.json", elapsed: .seconds(1))
+        let html = HTMLReport.page(report)
         #expect(html.contains("<h3>Countries</h3>"))
         #expect(html.contains("<tr><td><code>GB</code></td><td class=\"n\">3</td></tr>"))
         #expect(html.contains("<code>phone</code>"))

@@ -70,6 +70,9 @@ struct ReportMergingTests {
     static func wholeView(_ report: Report) -> String {
         var report = report
         report.partitions = []
+        // Where each came from differs (a partition's file, the whole file): the counts may not.
+        report.origin = Report.Origin()
+        report.input = "-"
         for index in report.columns.indices {
             report.columns[index].stats.lossySamples = report.columns[index].stats.lossySamples.map {
                 Sample(row: $0.row, value: $0.value)
@@ -148,12 +151,21 @@ struct ReportMergingTests {
     @Test("a report read back from its JSON is the same report")
     func roundTrip() throws {
         let folder = try TemporaryFolder()
+        // The counts, the samples and the input's size are read back; the rest of where a report
+        // came from is its own run's, which a merge does not carry (docs/report.md).
+        func reread(_ report: Report, as file: String) throws -> String {
+            var again = try Self.reread(report, as: file).report
+            #expect(again.origin.inputBytes == report.origin.inputBytes)
+            again.origin = report.origin
+            again.input = report.input
+            return again.json
+        }
         for partial in try Self.partitions(cuts: [50, 290], in: folder) {
-            #expect(try Self.reread(partial.report, as: partial.file).report.json == partial.report.json)
+            #expect(try reread(partial.report, as: partial.file) == partial.report.json)
         }
         var redacted = try Self.run(0..<120, part: nil, firstRow: nil, in: folder)
         redacted.redactSamples()
-        #expect(try Self.reread(redacted, as: "redacted.json").report.json == redacted.json)
+        #expect(try reread(redacted, as: "redacted.json") == redacted.json)
     }
 
     @Test("a redacted partial report redacts every sample of the merged one")

@@ -232,10 +232,21 @@ struct ReportTests {
         phone.incompleteSamples = [Sample(row: 3, value: "say \"5\"\n"), Sample(row: 8, value: "55")]
         report.columns[0].stats = phone
         report.columns[1].stats = stats(empty: 1000)
+        report.input = "exports/customers.csv"
+        report.origin = Report.Origin(
+            inputBytes: 118_920, spec: "spec.yaml", started: Date(timeIntervalSince1970: 1_795_744_800.75),
+            duration: .milliseconds(1_234) + .microseconds(999))
         let expected = """
             {
               "rows": 1000,
               "passed": false,
+              "error": null,
+              "input": "exports/customers.csv",
+              "inputBytes": 118920,
+              "spec": "spec.yaml",
+              "maskcleanVersion": "\(maskcleanVersion)",
+              "started": "2026-11-27T02:00:00Z",
+              "durationSeconds": 1.234,
               "minRows": 1,
               "samplesRedacted": false,
               "specFingerprint": "\(report.specFingerprint)",
@@ -327,6 +338,13 @@ struct ReportTests {
             {
               "rows": 3,
               "passed": true,
+              "error": null,
+              "input": "-",
+              "inputBytes": null,
+              "spec": null,
+              "maskcleanVersion": "\(maskcleanVersion)",
+              "started": null,
+              "durationSeconds": null,
               "minRows": 1,
               "samplesRedacted": false,
               "specFingerprint": "\(report.specFingerprint)",

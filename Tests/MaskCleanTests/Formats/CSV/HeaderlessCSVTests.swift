@@ -93,7 +93,10 @@ struct HeaderlessCSVTests {
                         "chunk size \(chunkSize), --header \(header): first difference at byte \(first)")
                 }
                 #expect(output.count == expected.count, "chunk size \(chunkSize), --header \(header)")
-                #expect(try scratch.read("report.json") == keptReport, "chunk size \(chunkSize)")
+                // The two inputs' names and sizes differ (one has the header line); the counts may not.
+                #expect(
+                    countsOnly(try scratch.read("report.json")) == countsOnly(keptReport),
+                    "chunk size \(chunkSize)")
             }
         }
     }

@@ -65,7 +65,14 @@ struct JSONArrayRecoveryTests {
             #expect(
                 outcome.error?.message.contains("structure is broken") == true,
                 "\(context): \(String(describing: outcome.error))")
-            #expect(folder.files == ["data.json"], "\(context): nothing committed")
+            // No records; the report says why and counts none past the break.
+            #expect(folder.files == ["data.json", "report.json"], "\(context): only the report committed")
+            let report = try folder.text("report.json")
+            #expect(report.contains(#""error": {"status": 65,"#), "\(context)")
+            let rows = report.firstMatch(of: #/"rows": ([0-9]+),/#).flatMap { Int($0.output.1) }
+            #expect(
+                rows.map { $0 < brokenIDs.min()! } == true,
+                "\(context): \(rows.map(String.init) ?? "no rows")")
             return
         }
         let report = try #require(outcome.report, "\(context): \(String(describing: outcome.error))")
