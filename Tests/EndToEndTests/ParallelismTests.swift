@@ -50,7 +50,7 @@ struct ParallelismTests {
         // holds about one of each, so the samples are merged across chunks, in row order.
         let report = reports[0]
         #expect(report.contains(#""rows": 20000,"#))
-        func sample(_ row: Int, _ value: String) -> String { #"{"row": \#(row), "value": "\#(value)"}"# }
+        func sample(_ row: Int, _ value: String) -> String { #"{"row": \#(row), "value": "\#(value)""# }
         let lossy = (1...6).map { sample($0 * 3000, "555\(String(format: "%07d", $0 * 3000))99") }
         for expected in lossy.prefix(5) { #expect(report.contains(expected), "missing \(expected)") }
         #expect(!report.contains(lossy[5]), "only the first five samples are kept")

@@ -53,7 +53,7 @@ struct PhoneColumnEndToEndTests {
         #expect(report.contains(#""formats": {"# + "\n" + #"        "phone": 3"#), "\(report)")
         #expect(report.contains(#""countries": {"#))
         #expect(report.contains(#""failedThresholds": ["maxInvalid"]"#))
-        #expect(report.contains(#"{"row": 3, "value": "+1234567890123456789"}"#))
+        #expect(report.contains(#"{"row": 3, "value": "+1234567890123456789", "formatted": "#))
         #expect(try folder.text("j.xml").contains("1 complete, 0 lossy, 1 incomplete, 1 invalid, 1 empty"))
         #expect(try folder.text("m.md").contains("- tel: countries "))
         #expect(try folder.text("h.html").contains("<h3>Countries</h3>"))

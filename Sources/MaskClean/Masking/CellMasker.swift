@@ -129,8 +129,13 @@ final class CellMasker {
         let buffer = buffer
         let outcome = maskReferences[column]._withUnsafeGuaranteedRef { $0.apply(utf8: value, into: buffer) }
         columnStats[column].count(
-            outcome.status, format: outcome.chosen, dropped: outcome.counts.droppedDataCharacters, row: row
-        ) { Sample.shown(value) }
+            outcome.status, format: outcome.chosen, dropped: outcome.counts.droppedDataCharacters, row: row,
+            value: value
+        ) { row in
+            sample(
+                row, value, formatted: buffer.formatted, column: column, format: outcome.chosen,
+                outcome.status)
+        }
         return MaskedCell(
             outcome: outcome, status: outcome.status, formatted: buffer.formatted,
             extracted: buffer.extracted,
@@ -161,8 +166,10 @@ final class CellMasker {
         -> PhoneCell
     {
         let reading = phoneReaders[column]!.read(value, region: region.map(UnicodeWhiteSpace.trimmed))
-        columnStats[column].count(reading.status, format: 0, dropped: reading.droppedCharacters, row: row) {
-            Sample.shown(value)
+        columnStats[column].count(
+            reading.status, format: 0, dropped: reading.droppedCharacters, row: row, value: value
+        ) { row in
+            sample(row, value, formatted: reading.formatted, column: column, format: nil, reading.status)
         }
         columnStats[column].countCountry(reading.region)
         return PhoneCell(
@@ -216,8 +223,13 @@ final class CellMasker {
         }
         columnStats[column].count(
             cell.status, format: cell.outcome.chosen, dropped: cell.outcome.counts.droppedDataCharacters,
-            row: row
-        ) { Sample.shown(value) }
+            row: row, value: value
+        ) { row in
+            sample(
+                row, value, formatted: cell.formatted, column: column, format: cell.outcome.chosen,
+                cell.status,
+                masked: masked)
+        }
         return cell
     }
 
@@ -258,7 +270,37 @@ final class CellMasker {
     }
 
     func countEmpty(column: Int, row: Int) {
-        columnStats[column].count(.empty, format: 0, dropped: 0, row: row) { "" }
+        columnStats[column].count(
+            .empty, format: 0, dropped: 0, row: row, value: UnsafeBufferPointer(start: nil, count: 0)
+        ) { Sample(row: $0, value: "") }
+    }
+
+    /// The values of the current record's `key` columns (`Spec.key`), set by the masking stage
+    /// for each record when the spec has a key: each sample carries them.
+    var currentKey: [UnsafeBufferPointer<UInt8>] = []
+
+    /// A cell as a sample: its value and formatted value (each cut as `Sample.shown` cuts), the
+    /// record's key, and for a lossy cell of a column of formats the characters its format
+    /// dropped, found by applying the format again on the slow path, which keeps them: only the
+    /// few cells kept as samples pay for it. `masked` is what the format was applied to (the
+    /// value without its ignored characters), when that is not the value.
+    @inline(never)
+    private func sample(
+        _ row: Int, _ value: UnsafeBufferPointer<UInt8>, formatted: UnsafeBufferPointer<UInt8>, column: Int,
+        format: Int?, _ status: CellStatus, masked: UnsafeBufferPointer<UInt8>? = nil
+    ) -> Sample {
+        var dropped: String?
+        if status == .lossy, let format {
+            let mask = masks[column]
+            dropped = Sample.shown(
+                mask.masks[format].apply(
+                    String(decoding: masked ?? value, as: UTF8.self), autocomplete: mask.autocomplete
+                )
+                .dropped)
+        }
+        return Sample(
+            row: row, value: Sample.shown(value), key: currentKey.map { Sample.shown($0) },
+            formatted: Sample.shown(formatted), dropped: dropped)
     }
 
     /// The value masking sees: with `trim`, without leading and trailing white space.

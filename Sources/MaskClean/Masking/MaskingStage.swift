@@ -25,14 +25,18 @@ final class MaskingStage {
     let readsRegions: Bool
     /// The record's region cells, by spec column (empty for a column without one).
     let regions: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>
+    /// The batch slots of the spec's `key` columns, whose values each sample carries; empty
+    /// without a key, and then nothing is looked up.
+    let keySlots: [Int]
 
     /// `regionSlotOfColumn`: for each spec column, the batch slot of its `regionColumn`, or -1
     /// (nil: none has one). The reader hands that slot over as it hands the masked ones; a slot
     /// of a record that lacks it (a JSON key) holds empty text.
     init(
-        columns: [ColumnSpec], slotOfColumn: [Int], regionSlotOfColumn: [Int]? = nil, policy: RejectPolicy,
-        writer: RecordWriter
+        columns: [ColumnSpec], slotOfColumn: [Int], regionSlotOfColumn: [Int]? = nil, keySlots: [Int] = [],
+        policy: RejectPolicy, writer: RecordWriter
     ) {
+        self.keySlots = keySlots
         self.masker = CellMasker(columns: columns)
         self.slotOfColumn = .allocate(capacity: slotOfColumn.count)
         _ = self.slotOfColumn.initialize(from: slotOfColumn)
@@ -101,6 +105,7 @@ final class MaskingStage {
                 guard reject(problem, record, batch, &result) else { break }
                 continue
             }
+            if !keySlots.isEmpty { readKey(record, batch, decodedBase, chunkBase) }
             if readsRegions {
                 for column in 0..<columnCount where regionSlotOfColumn[column] >= 0 {
                     let field = batch.fields[first + regionSlotOfColumn[column]]
@@ -150,6 +155,20 @@ final class MaskingStage {
         result.output = out
         result.stats = masker.stats
         return result
+    }
+
+    /// Hands the record's key values to the masker, for the samples it keeps. Out of line: only
+    /// a spec with a key pays for it.
+    @inline(never)
+    func readKey(
+        _ record: RecordBatch.Record, _ batch: RecordBatch, _ decodedBase: UnsafePointer<UInt8>,
+        _ chunkBase: UnsafePointer<UInt8>
+    ) {
+        masker.currentKey = keySlots.map { slot in
+            let field = batch.fields[record.firstField + slot]
+            return UnsafeBufferPointer(
+                start: (field.isDecoded ? decodedBase : chunkBase) + field.textOffset, count: field.textCount)
+        }
     }
 
     /// Masks the record's cells that replace their input, before the record is written.

@@ -126,11 +126,38 @@ extension Report {
             """
     }
 
-    /// A column's samples, one a line: `lossy row 17: 555123456789`, `invalid row 4: 02/30/2024`.
+    /// A column's samples, one a line, then its most common shapes per status:
+    /// `lossy row 17 (id 1042): 555123456789 → 555-1234, dropped 56789`, `invalid row 4:
+    /// 02/30/2024`, `incomplete shapes: 999-9999 ×412, 99999 ×37`.
     func sampleLines(_ column: Column) -> [String] {
         column.stats.samplesByStatus.flatMap { status, samples in
-            samples.map { "\(status) row \($0.row): \($0.value)" }
+            samples.map { "\(status) row \($0.row)\(keyText($0)): \(sampleText($0))" }
         }
+            + column.stats.shapesByStatus.compactMap { status, shapes in
+                shapes.shapes.isEmpty ? nil : "\(status) shapes: \(shapesText(shapes))"
+            }
+    }
+
+    /// ` (id 1042)`, ` (id 1042, region GB)`, or nothing without a key.
+    func keyText(_ sample: Sample) -> String {
+        guard !keyColumns.isEmpty else { return "" }
+        return " (" + zip(keyColumns, sample.key).map { "\($0) \($1)" }.joined(separator: ", ") + ")"
+    }
+
+    /// A sample's value, then what the column made of it and what was dropped:
+    /// `555123456789 → 555-1234, dropped 56789`.
+    func sampleText(_ sample: Sample) -> String {
+        var text = sample.value
+        if let formatted = sample.formatted, formatted != sample.value {
+            text += " → \(formatted.isEmpty ? "(nothing)" : formatted)"
+        }
+        if let dropped = sample.dropped, !dropped.isEmpty { text += ", dropped \(dropped)" }
+        return text
+    }
+
+    /// The most common shapes with their counts: `999-9999 ×412, 99999 ×37`.
+    func shapesText(_ shapes: ShapeTally) -> String {
+        shapes.top().map { "\($0.shape) ×\($0.count)" }.joined(separator: ", ")
     }
 }
 

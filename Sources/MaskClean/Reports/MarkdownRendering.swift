@@ -84,17 +84,33 @@ extension Report {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A column's samples as a table, or nil when it has none.
+    /// A column's most common shapes per status, then its samples as a table (with the key,
+    /// the formatted value and what was dropped), or nil when it has none.
     private func markdownSamples(_ column: Column) -> String? {
         let samples = column.stats.samplesByStatus
-        guard samples.contains(where: { !$0.1.isEmpty }) else { return nil }
-        var lines = [
-            "", "### Samples of \(MarkdownText.escaped(column.spec.name))", "", "| status | row | value |",
-            "| --- | ---: | --- |",
-        ]
+        let shapes = column.stats.shapesByStatus.filter { !$0.shapes.shapes.isEmpty }
+        guard samples.contains(where: { !$0.1.isEmpty }) || !shapes.isEmpty else { return nil }
+        var lines = ["", "### Samples of \(MarkdownText.escaped(column.spec.name))", ""]
+        for (status, tally) in shapes {
+            let shown = tally.top().map { "\(MarkdownText.escaped($0.shape)) ×\($0.count)" }
+            lines.append(
+                "- \(status) \(MarkdownText.escaped(column.spec.name)): " + shown.joined(separator: ", "))
+        }
+        guard samples.contains(where: { !$0.1.isEmpty }) else { return lines.joined(separator: "\n") + "\n" }
+        if !shapes.isEmpty { lines.append("") }
+        let keyed = !keyColumns.isEmpty
+        let key = keyColumns.map(MarkdownText.escaped).joined(separator: ", ")
+        lines.append("| status | row |" + (keyed ? " \(key) |" : "") + " value | formatted | dropped |")
+        lines.append("| --- | ---: |" + (keyed ? " --- |" : "") + " --- | --- | --- |")
         for (status, kept) in samples {
             for sample in kept {
-                lines.append("| \(status) | \(sample.row) | \(MarkdownText.escaped(sample.value)) |")
+                var cells = [status, String(sample.row)]
+                if keyed { cells.append(sample.key.map(MarkdownText.escaped).joined(separator: ", ")) }
+                cells += [
+                    MarkdownText.escaped(sample.value), sample.formatted.map(MarkdownText.escaped) ?? "",
+                    sample.dropped.map(MarkdownText.escaped) ?? "",
+                ]
+                lines.append("| " + cells.joined(separator: " | ") + " |")
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -7,10 +7,31 @@ public struct Sample: Sendable, Equatable {
     public var row: Int
     public var value: String
     public var part: String? = nil
+    /// The record's values of the spec's `key` columns, in the key's order; empty without a key.
+    public var key: [String] = []
+    /// The value as the column writes it formatted (its chosen format's, or the phone number's);
+    /// nil where a report read back had none.
+    public var formatted: String? = nil
+    /// A lossy cell's characters that the format had no room or slot for; nil for other cells.
+    public var dropped: String? = nil
+
+    public init(
+        row: Int, value: String, part: String? = nil, key: [String] = [], formatted: String? = nil,
+        dropped: String? = nil
+    ) {
+        (self.row, self.value, self.part, self.key) = (row, value, part, key)
+        (self.formatted, self.dropped) = (formatted, dropped)
+    }
 
     /// The most bytes of a value a sample shows: a 30 MB cell is identified by its start, and
     /// the report stays small.
     static let valueBytesKept = 256
+
+    /// A value as a sample shows it, cut as `shown(_:)` cuts the bytes of one.
+    static func shown(_ value: String) -> String {
+        var value = value
+        return value.withUTF8 { shown($0) }
+    }
 
     /// A cell's value as a sample shows it: whole, or its first `valueBytesKept` bytes (cut
     /// between characters) followed by `…`.
@@ -23,10 +44,27 @@ public struct Sample: Sendable, Equatable {
 }
 
 extension Sample {
-    /// The sample with its value's shape but not its content: every letter and numeral a
-    /// placeholder (`Redaction`), every other character as it was.
-    public var redacted: Sample {
-        Sample(row: row, value: Self.redact(value), part: part)
+    /// The sample with its values' shape but not their content: every letter and numeral a
+    /// placeholder (`Redaction`), every other character as it was. The key's values are
+    /// redacted where `maskedKeys` says the key column is masked itself, and kept otherwise: an
+    /// identifier is what finds the record.
+    public func redacted(maskedKeys: [Bool] = []) -> Sample {
+        var sample = self
+        sample.value = Self.redact(value)
+        sample.formatted = formatted.map(Self.redact)
+        sample.dropped = dropped.map(Self.redact)
+        for index in key.indices where index < maskedKeys.count && maskedKeys[index] {
+            sample.key[index] = Self.redact(key[index])
+        }
+        return sample
+    }
+
+    /// The sample at another place: its row shifted by `rows`, in partition `part`.
+    func moved(by rows: Int, part: String?) -> Sample {
+        var sample = self
+        sample.row += rows
+        sample.part = part
+        return sample
     }
 
     public static func redact(_ value: String) -> String { Redaction.redact(value) }
@@ -77,6 +115,10 @@ public struct ColumnStats: Sendable, Equatable {
     public var lossySamples: [Sample] = []
     public var incompleteSamples: [Sample] = []
     public var invalidSamples: [Sample] = []
+    /// The shapes of the lossy, incomplete and invalid cells, with their counts.
+    public var lossyShapes = ShapeTally()
+    public var incompleteShapes = ShapeTally()
+    public var invalidShapes = ShapeTally()
     /// A phone column's cells by the region detected (`countries` in the report), indexed by
     /// `CountryCode.index`; empty for other columns.
     public var countryCounts: [Int] = []
@@ -114,28 +156,50 @@ public struct ColumnStats: Sendable, Equatable {
         [("lossy", lossySamples), ("incomplete", incompleteSamples), ("invalid", invalidSamples)]
     }
 
-    /// Counts one cell. `value` is only asked for when the cell becomes a sample.
-    mutating func count(_ status: CellStatus, format: Int, dropped: Int, row: Int, value: () -> String) {
+    /// The shapes of each status that keeps them, in the same order.
+    public var shapesByStatus: [(status: String, shapes: ShapeTally)] {
+        [("lossy", lossyShapes), ("incomplete", incompleteShapes), ("invalid", invalidShapes)]
+    }
+
+    /// Counts one cell: a lossy, incomplete or invalid one by its shape too. `sample` is only
+    /// asked for when the cell becomes a sample.
+    @inline(__always)
+    mutating func count(
+        _ status: CellStatus, format: Int, dropped: Int, row: Int, value: UnsafeBufferPointer<UInt8>,
+        sample: (Int) -> Sample
+    ) {
         switch status {
         case .complete:
             complete += 1
         case .lossy:
             lossy += 1
-            if lossySamples.count < samplesKept { lossySamples.append(Sample(row: row, value: value())) }
+            lossyShapes.add(value)
+            if lossySamples.count < samplesKept { lossySamples.append(sample(row)) }
         case .incomplete:
             incomplete += 1
-            if incompleteSamples.count < samplesKept {
-                incompleteSamples.append(Sample(row: row, value: value()))
-            }
+            incompleteShapes.add(value)
+            if incompleteSamples.count < samplesKept { incompleteSamples.append(sample(row)) }
         case .invalid:
             invalid += 1
-            if invalidSamples.count < samplesKept { invalidSamples.append(Sample(row: row, value: value())) }
+            invalidShapes.add(value)
+            if invalidSamples.count < samplesKept { invalidSamples.append(sample(row)) }
         case .empty:
             empty += 1
             return
         }
         formatCounts[format] += 1
         droppedCharacters += dropped
+    }
+
+    /// Counts one cell, with a sample of its value alone (tests, and callers without formats).
+    mutating func count(_ status: CellStatus, format: Int, dropped: Int, row: Int, value: () -> String) {
+        let text = status == .complete || status == .empty ? "" : value()
+        var bytes = text
+        bytes.withUTF8 { bytes in
+            count(status, format: format, dropped: dropped, row: row, value: bytes) {
+                Sample(row: $0, value: text)
+            }
+        }
     }
 
     /// Adds a later chunk's counts; its sample rows are relative to its first row, `rowOffset`.
@@ -149,14 +213,17 @@ public struct ColumnStats: Sendable, Equatable {
         for index in formatCounts.indices { formatCounts[index] += later.formatCounts[index] }
         for index in countryCounts.indices { countryCounts[index] += later.countryCounts[index] }
         for sample in later.lossySamples where lossySamples.count < samplesKept {
-            lossySamples.append(Sample(row: sample.row + rowOffset, value: sample.value))
+            lossySamples.append(sample.moved(by: rowOffset, part: sample.part))
         }
         for sample in later.incompleteSamples where incompleteSamples.count < samplesKept {
-            incompleteSamples.append(Sample(row: sample.row + rowOffset, value: sample.value))
+            incompleteSamples.append(sample.moved(by: rowOffset, part: sample.part))
         }
         for sample in later.invalidSamples where invalidSamples.count < samplesKept {
-            invalidSamples.append(Sample(row: sample.row + rowOffset, value: sample.value))
+            invalidSamples.append(sample.moved(by: rowOffset, part: sample.part))
         }
+        lossyShapes.merge(later.lossyShapes)
+        incompleteShapes.merge(later.incompleteShapes)
+        invalidShapes.merge(later.invalidShapes)
     }
 }
 
@@ -274,7 +341,12 @@ public struct Report: Sendable {
         maxRejected = spec.maxRejected
         minRows = spec.minRows
         specFingerprint = spec.fingerprint
+        keyColumns = spec.key
+        maskedKeys = spec.key.map { key in spec.columns.contains { $0.name == key } }
     }
+
+    /// The spec's `key` columns, whose values each sample carries.
+    public var keyColumns: [String] = []
 
     public var rejectedPassed: Bool { rejectedCount <= maxRejected }
     public var rowsPassed: Bool { rows >= minRows }
@@ -292,13 +364,24 @@ public struct Report: Sendable {
     /// Whether the samples' values were redacted (`--samples redacted`, the default).
     public var samplesRedacted = false
 
+    /// Which of the spec's `key` columns are masked columns too: their values are redacted with
+    /// the samples'.
+    public var maskedKeys: [Bool] = []
+
     /// Replaces every sample value by its shape (`Sample.redacted`), for every format at once.
     public mutating func redactSamples() {
         samplesRedacted = true
+        let masked = maskedKeys
         for index in columns.indices {
-            columns[index].stats.lossySamples = columns[index].stats.lossySamples.map(\.redacted)
-            columns[index].stats.incompleteSamples = columns[index].stats.incompleteSamples.map(\.redacted)
-            columns[index].stats.invalidSamples = columns[index].stats.invalidSamples.map(\.redacted)
+            columns[index].stats.lossySamples = columns[index].stats.lossySamples.map {
+                $0.redacted(maskedKeys: masked)
+            }
+            columns[index].stats.incompleteSamples = columns[index].stats.incompleteSamples.map {
+                $0.redacted(maskedKeys: masked)
+            }
+            columns[index].stats.invalidSamples = columns[index].stats.invalidSamples.map {
+                $0.redacted(maskedKeys: masked)
+            }
         }
     }
 
@@ -315,7 +398,7 @@ public struct Report: Sendable {
         guard part != nil || firstRow != nil else { return }
         let shift = (firstRow ?? 1) - 1
         func placed(_ samples: [Sample]) -> [Sample] {
-            samples.map { Sample(row: $0.row + shift, value: $0.value, part: part) }
+            samples.map { $0.moved(by: shift, part: part) }
         }
         for index in columns.indices {
             columns[index].stats.lossySamples = placed(columns[index].stats.lossySamples)

@@ -78,6 +78,14 @@ extension Report {
             merged.columns[index].stats.invalidSamples = first(
                 kept, of: partials.map { $0.report.columns[index].stats.invalidSamples },
                 by: { ($0.part, $0.row) })
+            // Each partition's top shapes, summed: a shape outside a partition's top ten is not
+            // counted there (docs/report.md#shapes).
+            for partial in partials {
+                let stats = partial.report.columns[index].stats
+                merged.columns[index].stats.lossyShapes.merge(stats.lossyShapes)
+                merged.columns[index].stats.incompleteShapes.merge(stats.incompleteShapes)
+                merged.columns[index].stats.invalidShapes.merge(stats.invalidShapes)
+            }
         }
         merged.rejected = first(
             rejectionSamplesKept, of: partials.map(\.report.rejected), by: { ($0.part, $0.line) })

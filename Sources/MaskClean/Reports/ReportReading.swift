@@ -11,19 +11,24 @@ public enum ReportReader {
     ///   MiB); the `parts` of a merge of 75,000 partitions, 90 bytes each with a name of 20 bytes
     ///   (6.4 MiB);
     /// - for each column, 4 KiB for its keys and counts, its name and formats as JSON writes them
-    ///   (at most 6 bytes for a byte, `\u001f`, and 8 for the quotes and the comma), and 6 KiB for
-    ///   each of the spec's `samples`: a lossy, an incomplete and an invalid sample of 2 KiB, its 256-byte
-    ///   value written in at most 1,542 bytes (with its `…`), its row, keys and indentation in 60,
-    ///   and a part name of up to 200 bytes (400 written: only `"` and `\` are escaped in one).
+    ///   (at most 6 bytes for a byte, `\u001f`, and 8 for the quotes and the comma), and 15 KiB for
+    ///   each of the spec's `samples`: a lossy, an incomplete and an invalid sample of 5 KiB, its
+    ///   256-byte value, formatted value and dropped characters each written in at most 1,542
+    ///   bytes (with its `…`), its row, keys and indentation in 60, and a part name of up to 200
+    ///   bytes (400 written: only `"` and `\` are escaped in one), and 2 KiB per key column; and
+    ///   16 KiB for its ten shapes of each status.
     ///
     /// The sum is rounded up to a whole MiB, for the message: 9 MiB for the demo's spec (4
-    /// columns, 5 samples); about 6 MiB more per column at 1,000 samples.
+    /// columns, 5 samples); about 15 MiB more per column at 1,000 samples.
     public static func maximumBytes(for spec: Spec) -> Int {
         let bytes = spec.columns.reduce(8 << 20) { total, column in
             let written = ([column.name] + column.formats).reduce(0) { $0 + 6 * $1.utf8.count + 8 }
             // A phone column's `countries`: at most every region, 32 bytes a line.
             let countries = column.phone != nil ? 32 * CountryCode.count : 0
-            return total + 4096 + written + countries + 6144 * column.samples
+            // A sample of 5 KiB (its value, formatted value and dropped characters, each 256
+            // bytes written in at most 1,542) and 2 KiB per key column; ten shapes per status.
+            let sample = 5120 + 2048 * spec.key.count
+            return total + 4096 + written + countries + 3 * sample * column.samples + 16384
         }
         return ((bytes + (1 << 20) - 1) >> 20) << 20
     }
@@ -316,6 +321,39 @@ struct ReportParser {
         {
             throw fail(samplesNode, "\(here): samples", "more samples than cells of their status")
         }
+        // Written since reports show what the bad cells look like; a report from before has none.
+        if let shapesNode = optional(members["shapes"]) {
+            let shapes = try self.members(shapesNode, place: "\(here): shapes")
+            let kept = (ShapeTally.shown, "shapes of each status a report shows")
+            let statuses = [
+                ("lossy", column.stats.lossy), ("incomplete", column.stats.incomplete),
+                ("invalid", column.stats.invalid),
+            ]
+            var tallies: [ShapeTally] = []
+            for (status, cells) in statuses {
+                var tally = ShapeTally()
+                guard let listNode = optional(shapes[status]) else {
+                    tallies.append(tally)
+                    continue
+                }
+                let place = "\(here): shapes: \(status)"
+                let entries = try list(listNode, place: place, keeping: kept) {
+                    (element, place) throws(MaskCleanError) in
+                    let members = try self.members(element, place: place)
+                    return (
+                        try field(members, "shape", of: element, place: place, string),
+                        try field(members, "count", of: element, place: place, positiveCount)
+                    )
+                }
+                for (shape, count) in entries { tally.add(shape: shape, count: count) }
+                guard tally.counts.reduce(0, +) <= cells else {
+                    throw fail(listNode, place, "counts more cells than the column's \(cells) \(status)")
+                }
+                tallies.append(tally)
+            }
+            (column.stats.lossyShapes, column.stats.incompleteShapes, column.stats.invalidShapes) =
+                (tallies[0], tallies[1], tallies[2])
+        }
     }
 
     /// A phone column's `countries`: each a region code with a count, which add up to at most
@@ -350,10 +388,28 @@ struct ReportParser {
     {
         try list(node, place: place, keeping: kept) { (element, here) throws(MaskCleanError) in
             let members = try self.members(element, place: here)
+            // `key`, `formatted` and `dropped` are written since samples say what to fix; a
+            // report from before has none.
+            var key: [String] = []
+            if let keyNode = optional(members["key"]) {
+                let values = try self.members(keyNode, place: "\(here): key")
+                for name in spec.key {
+                    guard let node = values[name] else {
+                        throw fail(keyNode, "\(here): key", "missing key column \"\(name)\" of \(spec.file)")
+                    }
+                    key.append(try string(node, place: "\(here): key: \(name)"))
+                }
+            }
             return Sample(
                 row: try field(members, "row", of: element, place: here, positiveCount),
                 value: try field(members, "value", of: element, place: here, string),
-                part: try part(members, place: here))
+                part: try part(members, place: here), key: key,
+                formatted: try optional(members["formatted"]).map { (node) throws(MaskCleanError) in
+                    try string(node, place: "\(here): formatted")
+                },
+                dropped: try optional(members["dropped"]).map { (node) throws(MaskCleanError) in
+                    try string(node, place: "\(here): dropped")
+                })
         }
     }
 }

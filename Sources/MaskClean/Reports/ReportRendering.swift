@@ -130,9 +130,31 @@ extension Report {
             out.beginObject()
             for (name, samples) in stats.samplesByStatus {
                 out.key(name)
-                out.inlineObjects(samples) {
-                    [("row", String($0.row)), ("value", JSONTextWriter.quoted($0.value))]
-                        + Self.partMember($0.part)
+                out.inlineObjects(samples) { sample in
+                    var members = [("row", String(sample.row))]
+                    if !keyColumns.isEmpty {
+                        let pairs = zip(keyColumns, sample.key).map {
+                            "\(JSONTextWriter.quoted($0)): \(JSONTextWriter.quoted($1))"
+                        }
+                        members.append(("key", "{" + pairs.joined(separator: ", ") + "}"))
+                    }
+                    members.append(("value", JSONTextWriter.quoted(sample.value)))
+                    if let formatted = sample.formatted {
+                        members.append(("formatted", JSONTextWriter.quoted(formatted)))
+                    }
+                    if let dropped = sample.dropped {
+                        members.append(("dropped", JSONTextWriter.quoted(dropped)))
+                    }
+                    return members + Self.partMember(sample.part)
+                }
+            }
+            out.endObject()
+            out.key("shapes")
+            out.beginObject()
+            for (name, shapes) in stats.shapesByStatus {
+                out.key(name)
+                out.inlineObjects(shapes.top()) {
+                    [("shape", JSONTextWriter.quoted($0.shape)), ("count", String($0.count))]
                 }
             }
             out.endObject()

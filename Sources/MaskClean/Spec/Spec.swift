@@ -12,6 +12,8 @@ public struct Spec: Sendable {
     public var minRows = 1
     /// How many cells the report keeps as samples, per status and column.
     public var samples = 5
+    /// The columns whose values name a record in the reports' samples (docs/spec.md#key).
+    public var key: [String] = []
     /// More samples than this would make the report a copy of the data.
     public static let maximumSamples = 1000
     /// `sha256:` and the hash of what the spec says once parsed (`SpecFingerprint`): every report
@@ -25,13 +27,21 @@ public struct Spec: Sendable {
     }
 
     /// The input columns the readers hand to the masking stage, in this order: every spec
-    /// column's, then each phone column's `regionColumn` that is not itself a spec column (once).
+    /// column's, then each phone column's `regionColumn` that is not itself a spec column (once),
+    /// then each `key` column that is neither.
     public var columnsRead: [String] {
         var names = columns.map(\.name)
         for column in columns {
             if let region = column.regionColumn, !names.contains(region) { names.append(region) }
         }
+        for name in key where !names.contains(name) { names.append(name) }
         return names
+    }
+
+    /// For each `key` column, its index in `columnsRead`.
+    var keyIndices: [Int] {
+        let read = columnsRead
+        return key.map { read.firstIndex(of: $0)! }
     }
 
     /// For each column, the index in `columnsRead` of its `regionColumn`, or -1.

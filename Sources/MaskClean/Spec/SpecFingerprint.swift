@@ -20,6 +20,8 @@ enum SpecFingerprint {
         var lines = [
             version, "maxRejected \(spec.maxRejected)", "minRows \(spec.minRows)", "samples \(spec.samples)",
         ]
+        // Only when given: a spec without a key keeps the fingerprint it had before keys.
+        if !spec.key.isEmpty { lines.append("key " + spec.key.map(quoted).joined(separator: " ")) }
         for column in spec.columns {
             lines.append("column \(quoted(column.name))")
             if let phone = column.phone {

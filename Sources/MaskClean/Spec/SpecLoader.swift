@@ -6,7 +6,9 @@ import MaskEngine
 /// (a YAML spec's with its line: `spec.yaml:7: columns[0] "phone": format: …`).
 public enum SpecLoader {
     /// The keys a spec may have at the top, in a column and in a notation (docs/spec.md); any other key is an error.
-    public static let topKeys: [String] = ["notations", "columns", "maxRejected", "minRows", "samples"]
+    public static let topKeys: [String] = [
+        "notations", "columns", "maxRejected", "minRows", "samples", "key",
+    ]
     public static let columnKeys: [String] = [
         "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",
         "required", "minComplete", "formattedColumn", "extractedColumn", "statusColumn", "syntax",
@@ -128,8 +130,32 @@ struct SpecReader {
             spec.samples = samples
             for index in spec.columns.indices { spec.columns[index].samples = samples }
         }
+        spec.key = try key(members["key"])
         spec.fingerprint = SpecFingerprint.of(spec)
         return spec
+    }
+
+    /// `key`: the column (or columns, a list) whose values name a record in the reports'
+    /// samples (docs/spec.md#key).
+    func key(_ node: JSONNode?) throws(MaskCleanError) -> [String] {
+        guard let node else { return [] }
+        let names: [String]
+        if case .array = node {
+            names = try stringList(node, place: "key")
+            guard !names.isEmpty else { throw fail(node, "key", "expected at least one column name") }
+        } else if case .string = node {
+            names = [try string(node, place: "key")]
+        } else {
+            throw fail(
+                node, "key", "expected a column name or an array of column names, got \(describe(node))")
+        }
+        for (index, name) in names.enumerated() {
+            guard !name.isEmpty else { throw fail(node, "key", "a key column needs a name") }
+            guard !names[..<index].contains(name) else {
+                throw fail(node, "key", "names column \"\(name)\" twice")
+            }
+        }
+        return names
     }
 
     // MARK: Columns

@@ -42,6 +42,14 @@ public enum SpecSchema {
               "minimum": 0,
               "maximum": 1000,
               "default": 5
+            },
+            "key": {
+              "description": "The column, or the columns, whose values name a record: every sample in the reports carries them.",
+              "type": ["string", "array"],
+              "anyOf": [
+                {"type": "string", "minLength": 1},
+                {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1}
+              ]
             }
           },
           "required": ["columns"],

@@ -472,10 +472,10 @@ struct PipelineTests {
         #expect(reports.count == 1)
         let report = try #require(reports.first)
         // Lossy cells are rows 1, 7, 13…; samples are the first five, in row order.
-        #expect(report.contains(#"{"row": 1, "value": "555123456789"}"#))
-        #expect(report.contains(#"{"row": 25, "value": "555123456789"}"#))
-        #expect(!report.contains(#"{"row": 31, "value": "555123456789"}"#))
-        #expect(report.contains(#"{"row": 2, "value": "555"}"#))
+        #expect(report.contains(#"{"row": 1, "value": "555123456789", "formatted": "#))
+        #expect(report.contains(#"{"row": 25, "value": "555123456789", "formatted": "#))
+        #expect(!report.contains(#"{"row": 31, "value": "555123456789""#))
+        #expect(report.contains(#"{"row": 2, "value": "555", "formatted": "#))
         #expect(report.contains(#""rows": 400,"#))
     }
 }

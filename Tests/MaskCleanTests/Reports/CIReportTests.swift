@@ -291,7 +291,8 @@ struct CIReportTests {
                 #"<failure message="invalid 20.00% &gt; maxInvalid 10.00%" type="maskclean">"#
                     + "7 complete, 0 lossy, 1 incomplete, 2 invalid, 0 empty, 0 rejected of 10 rows\n"
                     + "incomplete row 8: 411111111111117\ninvalid row 9: 411111111111118\n"
-                    + "invalid row 10: 411111111111119</failure>"))
+                    + "invalid row 10: 411111111111119\nincomplete shapes: 999999999999999 ×1\n"
+                    + "invalid shapes: 999999999999999 ×2</failure>"))
         // A column without a check has no invalid cells to count: its line stays as it was.
         #expect(
             junit.contains("<system-out>10 complete, 0 lossy, 0 incomplete, 0 empty, 0 rejected of 10 rows"))
@@ -334,6 +335,11 @@ struct CIReportTests {
         #expect(markdown.contains("| phone | 100.00% | 0 | 0 | 0 | 0 | - | pass |"))
         #expect(markdown.contains("- **FAILED** card: invalid 20.00% > maxInvalid 10.00%\n"))
         #expect(markdown.contains("10 rows: FAILED (1 column above maxInvalid)"))
-        #expect(markdown.contains("| incomplete | 8 | 411111111111117 |\n| invalid | 9 | 411111111111118 |"))
+        #expect(
+            markdown.contains(
+                "| incomplete | 8 | 411111111111117 |  |  |\n| invalid | 9 | 411111111111118 |  |  |"))
+        // The shapes of the cells short of complete, most common first.
+        #expect(
+            markdown.contains("- incomplete card: 999999999999999 ×1\n- invalid card: 999999999999999 ×2\n"))
     }
 }

@@ -66,6 +66,18 @@ struct ReportMergingTests {
         return partials
     }
 
+    /// The report as JSON without its shapes: a merge counts each partial report's ten most
+    /// common shapes, so a merge of merges may count them otherwise (docs/report.md#shapes).
+    static func withoutShapes(_ report: Report) -> String {
+        var report = report
+        for index in report.columns.indices {
+            report.columns[index].stats.lossyShapes = ShapeTally()
+            report.columns[index].stats.incompleteShapes = ShapeTally()
+            report.columns[index].stats.invalidShapes = ShapeTally()
+        }
+        return report.json
+    }
+
     /// The report as JSON without what only partitions have: `parts` and the samples' `part`.
     static func wholeView(_ report: Report) -> String {
         var report = report
@@ -135,12 +147,15 @@ struct ReportMergingTests {
             let left = try Self.reread(Report.merging(Array(partials[..<at]), spec: spec), as: "left.json")
             let rest = Array(partials[at...])
             let stepwise = try Report.merging([left] + rest, spec: spec)
-            #expect(stepwise.json == all.json, "cut at \(cuts), merged first \(at)")
+            #expect(
+                Self.withoutShapes(stepwise) == Self.withoutShapes(all), "cut at \(cuts), merged first \(at)")
             if let start = rest.first?.report.partitions.first?.firstRow {
                 // The later partitions merged on their own, as one node of a tree of merges.
                 let right = try Self.reread(
                     Report.merging(rest, spec: spec, firstRow: start), as: "right.json")
-                #expect(try Report.merging([left, right], spec: spec).json == all.json)
+                #expect(
+                    try Self.withoutShapes(Report.merging([left, right], spec: spec))
+                        == Self.withoutShapes(all))
                 #expect(throws: MaskCleanError.self, "rows before the later partitions") {
                     try Report.merging(rest, spec: spec)
                 }

@@ -138,12 +138,19 @@ struct ReportReadingTests {
                 == "part-3.json:2: report: more than 64 keys: not an object of a maskclean report")
     }
 
-    @Test("the largest report a spec can make: 8 MiB, and per column 4 KiB, its texts and 6 KiB a sample")
+    @Test(
+        "the largest report a spec can make: 8 MiB, and per column 4 KiB, its texts, 15 KiB a sample and 16 KiB of shapes"
+    )
     func largestReport() throws {
         #expect(try ReportReader.maximumBytes(for: loadSpec(Self.spec)) == 9 << 20)
-        // 8 MiB + 4 KiB + 1000 × 6 KiB (a lossy, an incomplete and an invalid sample of 2 KiB).
+        // 8 MiB + 4 KiB + 1000 × 15 KiB (a lossy, an incomplete and an invalid sample of 5 KiB)
+        // + 16 KiB: 22.7 MiB, rounded up.
         let many = try loadSpec(#"{"samples": 1000, "columns": [{"name": "a", "format": "[0]"}]}"#)
-        #expect(ReportReader.maximumBytes(for: many) == 14 << 20)
+        #expect(ReportReader.maximumBytes(for: many) == 23 << 20)
+        // 2 KiB more per sample for each key column: 1000 × 3 × 2 KiB × 2 more.
+        let keyed = try loadSpec(
+            #"{"samples": 1000, "key": ["id", "region"], "columns": [{"name": "a", "format": "[0]"}]}"#)
+        #expect(ReportReader.maximumBytes(for: keyed) == 35 << 20)
     }
 
     @Test("counts that do not add up are refused")

@@ -127,21 +127,25 @@ struct ReportTests {
         #expect(counts.incompleteSamples == [Sample(row: 3, value: "c")])
     }
 
-    @Test("a sample's value is only asked for when it is kept")
+    @Test("a sample is only made when it is kept; every lossy cell is counted by its shape")
     func lazySamples() {
         var counts = ColumnStats(formats: 1)
         var asked = 0
-        for row in 1...20 {
-            counts.count(.complete, format: 0, dropped: 0, row: row) {
-                asked += 1
-                return ""
-            }
-            counts.count(.lossy, format: 0, dropped: 1, row: row) {
-                asked += 1
-                return "x"
+        var value = "55-1x"
+        value.withUTF8 { bytes in
+            for row in 1...20 {
+                counts.count(.complete, format: 0, dropped: 0, row: row, value: bytes) {
+                    asked += 1
+                    return Sample(row: $0, value: "")
+                }
+                counts.count(.lossy, format: 0, dropped: 1, row: row, value: bytes) {
+                    asked += 1
+                    return Sample(row: $0, value: "x")
+                }
             }
         }
         #expect(asked == ColumnStats(formats: 1).samplesKept)
+        #expect(counts.lossyShapes.top().map(\.shape) == ["99-9a"] && counts.lossyShapes.top()[0].count == 20)
     }
 
     @Test("samples keep the first five rows in order across merged chunks")
@@ -228,8 +232,18 @@ struct ReportTests {
         phone.empty = 20
         phone.droppedCharacters = 57
         phone.formatCounts = [900, 50, 30, 0]
-        phone.lossySamples = [Sample(row: 17, value: "555123456789")]
-        phone.incompleteSamples = [Sample(row: 3, value: "say \"5\"\n"), Sample(row: 8, value: "55")]
+        phone.lossySamples = [
+            Sample(
+                row: 17, value: "555123456789", key: ["1042"], formatted: "+1 (555) 123-4567", dropped: "89")
+        ]
+        phone.incompleteSamples = [
+            Sample(row: 3, value: "say \"5\"\n", key: ["7"]),
+            Sample(row: 8, value: "55", key: ["12"], formatted: "55"),
+        ]
+        phone.lossyShapes.add(shape: "999999999999", count: 20)
+        phone.incompleteShapes.add(shape: "99", count: 18)
+        phone.incompleteShapes.add(shape: "aaa \"9\"\\n", count: 12)
+        report.keyColumns = ["id"]
         report.columns[0].stats = phone
         report.columns[1].stats = stats(empty: 1000)
         report.input = "exports/customers.csv"
@@ -282,11 +296,21 @@ struct ReportTests {
                   },
                   "samples": {
                     "lossy": [
-                      {"row": 17, "value": "555123456789"}
+                      {"row": 17, "key": {"id": "1042"}, "value": "555123456789", "formatted": "+1 (555) 123-4567", "dropped": "89"}
                     ],
                     "incomplete": [
-                      {"row": 3, "value": "say \\"5\\"\\n"},
-                      {"row": 8, "value": "55"}
+                      {"row": 3, "key": {"id": "7"}, "value": "say \\"5\\"\\n"},
+                      {"row": 8, "key": {"id": "12"}, "value": "55", "formatted": "55"}
+                    ],
+                    "invalid": []
+                  },
+                  "shapes": {
+                    "lossy": [
+                      {"shape": "999999999999", "count": 20}
+                    ],
+                    "incomplete": [
+                      {"shape": "99", "count": 18},
+                      {"shape": "aaa \\"9\\"\\\\n", "count": 12}
                     ],
                     "invalid": []
                   }
@@ -311,6 +335,11 @@ struct ReportTests {
                   "droppedCharacters": 0,
                   "formats": {},
                   "samples": {
+                    "lossy": [],
+                    "incomplete": [],
+                    "invalid": []
+                  },
+                  "shapes": {
                     "lossy": [],
                     "incomplete": [],
                     "invalid": []
@@ -381,6 +410,11 @@ struct ReportTests {
                     "[0]": 1
                   },
                   "samples": {
+                    "lossy": [],
+                    "incomplete": [],
+                    "invalid": []
+                  },
+                  "shapes": {
                     "lossy": [],
                     "incomplete": [],
                     "invalid": []

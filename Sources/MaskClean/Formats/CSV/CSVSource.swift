@@ -8,6 +8,8 @@ struct CSVSource: RecordSource {
     private let maskedFields: [Int]
     /// For each spec column, the index of its `regionColumn`'s field (a phone column's), or -1.
     private let regionFields: [Int]
+    /// The fields of the spec's `key` columns.
+    private let keyFields: [Int]
     private let policy: RejectPolicy
 
     /// Reads the header (or, without one, the first record's line end) and checks the spec
@@ -67,6 +69,24 @@ struct CSVSource: RecordSource {
             regionFields.append(indices[0])
         }
         self.regionFields = regionFields
+        var keyFields: [Int] = []
+        for name in spec.key {
+            guard let indices = fieldIndex[name] else {
+                let known = header.names.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw .spec(
+                    spec.file, "key",
+                    "no column \"\(name)\" in \(input.name) (its columns: \(known))\(didYouMean(name, in: header.names))"
+                )
+            }
+            guard indices.count == 1 else {
+                throw .data(
+                    input.name, line: 1,
+                    "the header names column \"\(name)\" \(indices.count) times (fields \(indices.map { String($0 + 1) }.joined(separator: ", "))); the spec's key cannot tell which names a record"
+                )
+            }
+            keyFields.append(indices[0])
+        }
+        self.keyFields = keyFields
         try settings.checkAddedColumns(against: header.names, of: input.name)
         if settings.outputFormat.isJSON { try Self.checkDistinctKeys(header.names, of: input.name) }
         start = InputStart(
@@ -94,7 +114,7 @@ struct CSVSource: RecordSource {
         let copiesRecords = sameCSV && !writer.escapeFormulas && !settings.spec.replaces
         if copiesRecords {
             // Masked fields only, in field order.
-            let wanted = Set(maskedFields + regionFields.filter { $0 >= 0 })
+            let wanted = Set(maskedFields + regionFields.filter { $0 >= 0 } + keyFields)
             var next = 0
             plan.slotOfField = plan.slotOfField.indices.map { field in
                 guard wanted.contains(field) else { return -1 }
@@ -112,8 +132,8 @@ struct CSVSource: RecordSource {
         writer.copiesRecords = copiesRecords
         let stage = MaskingStage(
             columns: columns, slotOfColumn: maskedFields.map { plan.slotOfField[$0] },
-            regionSlotOfColumn: regionFields.map { $0 >= 0 ? plan.slotOfField[$0] : -1 }, policy: policy,
-            writer: writer)
+            regionSlotOfColumn: regionFields.map { $0 >= 0 ? plan.slotOfField[$0] : -1 },
+            keySlots: keyFields.map { plan.slotOfField[$0] }, policy: policy, writer: writer)
         return BatchProcessor(reader: CSVRecordReader(plan: plan), stage: stage)
     }
 

@@ -114,7 +114,8 @@ private struct JSONRecords {
         writer.copiesRecords = !writer.isCSV && !writer.escapeFormulas
         let stage = MaskingStage(
             columns: columns, slotOfColumn: Array(columns.indices),
-            regionSlotOfColumn: spec.regionIndexOfColumn, policy: policy, writer: writer)
+            regionSlotOfColumn: spec.regionIndexOfColumn, keySlots: spec.keyIndices, policy: policy,
+            writer: writer)
         return BatchProcessor(reader: JSONRecordReader(plan: plan), stage: stage)
     }
 
