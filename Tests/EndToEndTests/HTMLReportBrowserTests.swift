@@ -79,7 +79,12 @@ struct HTMLReportBrowserTests {
         let cards = dom.components(separatedBy: "<article ").dropFirst()
         #expect(cards.count == columns.count)
         #expect(dom.components(separatedBy: "<svg class=\"bar\"").count - 1 == columns.count)
-        for (card, column) in zip(cards, columns) {
+        // Failing columns first, then the rest, each in spec order (docs/report.md#the-html-page).
+        let order = columns.indices.sorted {
+            let failed = { (index: Int) in columns[index]["passed"] as? Bool == false ? 0 : 1 }
+            return failed($0) != failed($1) ? failed($0) < failed($1) : $0 < $1
+        }
+        for (card, column) in zip(cards, order.map { columns[$0] }) {
             let name = try #require(column["name"] as? String)
             #expect(card.contains("<span class=\"name\">\(name)</span>"))
             #expect(card.components(separatedBy: "<svg class=\"bar\"").count == 2, "one bar in \(name)")
@@ -99,6 +104,43 @@ struct HTMLReportBrowserTests {
             }
             #expect(card.contains("<line class=\"threshold\"") == (column["minComplete"] is Double))
         }
+        #expect(!Self.elementsOnly(dom).contains("<script"))
+    }
+
+    @Test(
+        "against a baseline: failing columns first, one complete figure, the warn level, the baseline, the shapes"
+    )
+    func baselinePage() throws {
+        let folder = try TemporaryFolder()
+        let nightly = Maskclean.fixtures.appendingPathComponent("cases/baseline-nightly")
+        let outcome = try Maskclean.run(
+            [
+                "check", "spec.json", "tonight.csv", "--baseline", "last-night.json.gz", "--html",
+                folder.path("report.html"), "--quiet",
+            ], in: nightly)
+        #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
+        let dom = try Self.dom(folder.path("report.html"), in: folder)
+        let cards = dom.components(separatedBy: "<article ").dropFirst().map { $0 }
+        try #require(cards.count == 2)
+        // phone fell past its maxDrop: the failing card comes first.
+        #expect(
+            cards[0].contains("<span class=\"name\">phone</span> <span class=\"verdict fail\">FAIL</span>"))
+        #expect(cards[1].contains("<span class=\"name\">zip</span> <span class=\"verdict pass\">pass</span>"))
+        // One complete figure: the headline's ratio is the complete row's share.
+        #expect(cards[0].contains("complete <b class=\"complete\">60.00%</b>"))
+        #expect(cards[0].contains("<td class=\"n\">6</td><td class=\"n\">60.00%</td>"))
+        // The warn level and the baseline drawn on the bar, the baseline's ratio beside today's.
+        #expect(cards[0].contains("<line class=\"warn-level\" x1=\"7\""))
+        #expect(cards[0].contains("<line class=\"baseline-level\""))
+        #expect(
+            cards[0].contains(
+                "baseline <b class=\"baseline\">87.50%</b> (-27.50 pts) · maxDrop <b>5.00 pts</b>"))
+        #expect(cards[0].contains("<th class=\"n\">since baseline</th>"))
+        // The shapes with their counts, and the samples with key, formatted value and what was dropped.
+        #expect(cards[0].contains("<h3>Incomplete shapes</h3>"))
+        #expect(cards[0].contains("<tr><td><code>999999</code></td><td class=\"n\">2</td></tr>"))
+        #expect(cards[0].contains("row 5 (customer_id C-5)"))
+        #expect(dom.contains("<dd id=\"started\">"))
         #expect(!Self.elementsOnly(dom).contains("<script"))
     }
 

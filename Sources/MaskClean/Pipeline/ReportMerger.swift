@@ -6,6 +6,8 @@ public struct MergeOptions: Sendable {
     public var reportPaths: [ReportFormat: String] = [:]
     /// Samples show their values' shape only (`--samples redacted`, the command line's default).
     public var redactSamples = false
+    /// A previous report of the same spec to compare the merged one with (`--baseline`).
+    public var baseline: String?
     /// What the reports call the whole input (JUnit's suite, the annotations' file): `-` for none.
     public var input = "-"
     /// The row the partial reports' rows start at (`--first-row`): 1 for a whole input, later
@@ -72,7 +74,11 @@ public enum ReportMerger {
                 partials.append(
                     Report.Partial(file: path, report: try ReportReader.load(path: path, spec: spec)))
             }
+            let baseline = try options.baseline.map { (path) throws(MaskCleanError) in
+                try Baseline.load(path: path, spec: spec)
+            }
             var report = try Report.merging(partials, spec: spec, firstRow: options.firstRow)
+            if let baseline { report.compare(with: baseline) }
             report.input = options.input
             // The whole input's size, when every partition's report knew its own.
             let sizes = partials.compactMap(\.report.origin.inputBytes)

@@ -7,6 +7,9 @@ public struct RunOptions: Sendable {
     public var output: String?
     /// Where the report goes in each format asked for (`ReportFormat`).
     public var reportPaths: [ReportFormat: String] = [:]
+    /// A previous report of the same spec to compare with (`--baseline`): read before the run,
+    /// so that it may be the file the new report replaces.
+    public var baseline: String?
     /// Samples show their values' shape only (`--samples redacted`, the command line's default).
     public var redactSamples = false
     public var inputFormat: RecordFormat?
@@ -119,8 +122,10 @@ public enum Runner {
         let outputs = try Outputs(options)
         var totals = RunTotals(spec: spec)
         var inputBytes: Int?
+        var baseline: Baseline?
         func finished(_ report: Report) -> Report {
             var report = report
+            if let baseline { report.compare(with: baseline) }
             report.input = options.input
             report.origin = timer.origin(inputBytes: inputBytes, spec: spec.file)
             report.placeInPartition(part: options.part, firstRow: options.firstRow)
@@ -128,6 +133,7 @@ public enum Runner {
             return report
         }
         do throws(MaskCleanError) {
+            if let path = options.baseline { baseline = try Baseline.load(path: path, spec: spec) }
             let input = try InputFile(path: options.input)
             inputBytes = input.size
             let settings = SourceSettings(

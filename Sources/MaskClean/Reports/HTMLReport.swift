@@ -57,14 +57,23 @@ public enum HTMLReport {
             page += "\(escaped(error.message))\(read)</p>\n"
         }
         page += "</header>\n<section class=\"columns\">\n"
-        for (index, column) in report.columns.enumerated() {
-            page += columnCard(column, number: index + 1, stopped: report.error != nil)
+        // Failing columns first, then warned ones, then the rest, each in spec order: what needs
+        // fixing is at the top.
+        let order = report.columns.indices.sorted { first, second in
+            let rank = { (column: Report.Column) in column.passed ? (column.warned ? 1 : 2) : 0 }
+            let (a, b) = (rank(report.columns[first]), rank(report.columns[second]))
+            return a != b ? a < b : first < second
+        }
+        for index in order {
+            page += columnCard(
+                report.columns[index], number: index + 1, stopped: report.error != nil, report: report)
         }
         page += "</section>\n"
         page += rejectedSection(report)
         page += """
             <footer>Each bar is every record read, left to right: \(legendNames). The black line \
-            marks where the complete part must reach to meet minComplete.</footer>
+            marks where the complete part must reach to meet minComplete, the dashed orange one \
+            warnComplete, the dotted blue one where the baseline's complete part reached.</footer>
             </main>
             </body>
             </html>
@@ -113,7 +122,9 @@ public enum HTMLReport {
     /// How many regions a phone column's card lists; the rest are summed in one row.
     static let countriesShown = 20
 
-    private static func columnCard(_ column: Report.Column, number: Int, stopped: Bool) -> String {
+    private static func columnCard(_ column: Report.Column, number: Int, stopped: Bool, report: Report)
+        -> String
+    {
         let stats = column.stats
         let name = escaped(column.spec.name)
         let minimum = column.spec.minComplete
@@ -127,11 +138,18 @@ public enum HTMLReport {
             ? " · invalid <b>\(column.invalidShare)%</b>"
                 + (column.spec.maxInvalid.map { " · maxInvalid <b>\(Report.percentage($0))</b>" } ?? "")
             : ""
+        // Against a baseline: its complete ratio beside today's, the change, and maxDrop.
+        var against = ""
+        if let base = column.baseline {
+            against =
+                " · baseline <b class=\"baseline\">\(base.completeRatio.truncated(2, scale: 2))%</b> (\(column.completeChangeText(decimals: 2, scale: 2)) pts)"
+            if let drop = column.spec.maxDrop { against += " · maxDrop <b>\(Report.points(drop)) pts</b>" }
+        }
         var card = """
             <article class="column \(verdict.lowercased())" id="column-\(number)">
             <h2><span class="name">\(name)</span> <span class="verdict \(verdict.lowercased())">\(verdict)</span></h2>
-            <p class="ratio">complete <b>\(column.completeRatio.text(decimals: 2, scale: 2, against: minimum))%</b>\
-            \(minimum.map { " · minComplete <b>\(Report.percentage($0))</b>" } ?? " · no minComplete")\(warning)\(invalid)</p>
+            <p class="ratio">complete <b class="complete">\(column.completeRatio.text(decimals: 2, scale: 2, against: minimum))%</b>\
+            \(minimum.map { " · minComplete <b>\(Report.percentage($0))</b>" } ?? " · no minComplete")\(warning)\(invalid)\(against)</p>
 
             """
         let counts = [
@@ -148,20 +166,43 @@ public enum HTMLReport {
             card += "<title>\(status) \(count)</title></rect>\n"
             start += count
         }
-        if let minimum, rows > 0 {
-            // Where the complete part must reach: minComplete of the ratio's divisor.
-            let ratio = column.completeRatio
-            let mark = "\(Ratio.decimal(minimum) * Decimal(ratio.denominator))"
-            card += "<line class=\"threshold\" x1=\"\(mark)\" x2=\"\(mark)\" y1=\"-4\" y2=\"24\" "
-            card += "vector-effect=\"non-scaling-stroke\"><title>minComplete</title></line>\n"
+        let divisor = column.completeRatio.denominator
+        // Where the complete part must reach: minComplete of the ratio's divisor; and, dashed,
+        // where it must reach not to warn, and where the baseline's reached.
+        for (value, name) in [(minimum, "minComplete"), (column.spec.warnComplete, "warnComplete")] {
+            guard let value, rows > 0 else { continue }
+            let mark = "\(Ratio.decimal(value) * Decimal(divisor))"
+            let kind = name == "minComplete" ? "threshold" : "warn-level"
+            card += "<line class=\"\(kind)\" x1=\"\(mark)\" x2=\"\(mark)\" y1=\"-4\" y2=\"24\" "
+            card += "vector-effect=\"non-scaling-stroke\"><title>\(name)</title></line>\n"
+        }
+        if let base = column.baseline, rows > 0 {
+            let mark = "\(base.completeRatio.exact * Decimal(divisor))"
+            card += "<line class=\"baseline-level\" x1=\"\(mark)\" x2=\"\(mark)\" y1=\"-4\" y2=\"24\" "
+            card += "vector-effect=\"non-scaling-stroke\"><title>baseline</title></line>\n"
         }
         card += "</svg>\n<table class=\"counts\">\n<tr><th>status</th><th class=\"n\">records</th>"
-        card += "<th class=\"n\">share</th></tr>\n"
-        for (status, count) in zip(statuses, counts) {
-            let share = rows == 0 ? "0.0" : Ratio(count, of: rows).truncated(1, scale: 2)
+        card +=
+            "<th class=\"n\">share</th>"
+            + (column.baseline != nil ? "<th class=\"n\">since baseline</th>" : "")
+        card += "</tr>\n"
+        // Shares of the complete ratio's divisor, so that complete's is the ratio above: empty
+        // cells, outside it unless the column is required, have none.
+        let outside = column.spec.required ? [] : ["empty"]
+        for (index, (status, count)) in zip(statuses, counts).enumerated() {
+            let share =
+                outside.contains(status)
+                ? "–"
+                : status == "complete"
+                    ? column.completeRatio.text(decimals: 2, scale: 2, against: minimum) + "%"
+                    : (divisor == 0 ? "0.00" : Ratio(count, of: divisor).truncated(2, scale: 2)) + "%"
             card += "<tr class=\"\(status)\"><td><span class=\"swatch \(status)\"></span>\(status)</td>"
-            card +=
-                "<td class=\"n\">\(count)</td><td class=\"n\">\(share)%</td></tr>\n"
+            card += "<td class=\"n\">\(count)</td><td class=\"n\">\(share)</td>"
+            if let base = column.baseline {
+                let change = count - base.statuses[index]
+                card += "<td class=\"n\">\(change > 0 ? "+" : "")\(change)</td>"
+            }
+            card += "</tr>\n"
         }
         card += "</table>\n<h3>Formats matched</h3>\n"
         let formats = column.formatTotals
@@ -193,12 +234,40 @@ public enum HTMLReport {
                 card += "</table>\n"
             }
         }
+        // The most common shapes of each status short of complete, with their counts.
+        for (status, shapes) in stats.shapesByStatus where !shapes.shapes.isEmpty {
+            card += "<h3>\(status.prefix(1).uppercased() + status.dropFirst()) shapes</h3>\n"
+            card += "<table class=\"shapes\">\n<tr><th>shape</th><th class=\"n\">cells</th></tr>\n"
+            for (shape, count) in shapes.top() {
+                card += "<tr><td><code>\(escaped(shape))</code></td><td class=\"n\">\(count)</td></tr>\n"
+            }
+            card += "</table>\n"
+        }
         // Invalid samples only where the column can have invalid cells: elsewhere always none.
         for (status, samples) in stats.samplesByStatus where status != "invalid" || column.hasInvalidCells {
             card += "<h3>\(status.prefix(1).uppercased() + status.dropFirst()) samples</h3>\n"
-            card += samplesList(samples.map { ("row \($0.row)", $0.value) })
+            card += sampleList(samples, report: report)
         }
         return card + "</article>\n"
+    }
+
+    /// A column's samples: each with its row and key, its value, what the column made of it, and
+    /// what was dropped, each in an element of its own.
+    private static func sampleList(_ samples: [Sample], report: Report) -> String {
+        guard !samples.isEmpty else { return "<p class=\"none\">none</p>\n" }
+        var list = "<ol class=\"samples\">\n"
+        for sample in samples {
+            list += "<li><span class=\"row\">\(escaped("row \(sample.row)" + report.keyText(sample)))</span>"
+            list += "<span><code>\(escaped(sample.value))</code>"
+            if let formatted = sample.formatted, formatted != sample.value {
+                list += " → <code class=\"formatted\">\(escaped(formatted))</code>"
+            }
+            if let dropped = sample.dropped, !dropped.isEmpty {
+                list += " dropped <code class=\"dropped\">\(escaped(dropped))</code>"
+            }
+            list += "</span></li>\n"
+        }
+        return list + "</ol>\n"
     }
 
     private static func samplesList(_ items: [(label: String, text: String)]) -> String {
@@ -264,6 +333,9 @@ public enum HTMLReport {
         .ratio{margin:.25rem 0}
         svg.bar{display:block;width:100%;height:1.75rem;margin:.75rem 0;background:#eee;overflow:visible}
         .threshold{stroke:#000;stroke-width:3}
+        .warn-level{stroke:var(--warn);stroke-width:3;stroke-dasharray:4 3}
+        .baseline-level{stroke:#1565c0;stroke-width:2;stroke-dasharray:2 2}
+        b.baseline{color:#1565c0}
         rect.complete{fill:var(--complete)}
         rect.lossy{fill:var(--lossy)}
         rect.incomplete{fill:var(--incomplete)}

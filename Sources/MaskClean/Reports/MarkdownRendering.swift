@@ -42,8 +42,11 @@ extension Report {
             ]
         }
         lines += [
-            "| column | complete | lossy | incomplete | invalid | empty | threshold | result |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+            // Against a baseline, the baseline's complete ratio and the change since it.
+            "| column | complete |" + (baseline != nil ? " baseline | change |" : "")
+                + " lossy | incomplete | invalid | empty | threshold | result |",
+            "| --- | ---: |" + (baseline != nil ? " ---: | ---: |" : "")
+                + " ---: | ---: | ---: | ---: | ---: | --- |",
         ]
         for column in columns {
             let stats = column.stats
@@ -51,9 +54,17 @@ extension Report {
             // A stopped run's counts are partial: no verdict on a column.
             let result =
                 error != nil ? "-" : column.passed ? (column.warned ? "**WARN**" : "pass") : "**FAILED**"
-            let cells = [
+            var cells = [
                 MarkdownText.escaped(column.spec.name),
                 column.completeRatio.text(decimals: 2, scale: 2, against: minimum) + "%",
+            ]
+            if let base = column.baseline {
+                cells += [
+                    base.completeRatio.truncated(2, scale: 2) + "%",
+                    column.completeChangeText(decimals: 2, scale: 2) + " pts",
+                ]
+            }
+            cells += [
                 String(stats.lossy), String(stats.incomplete), String(stats.invalid), String(stats.empty),
                 minimum.map(Self.percentage) ?? "-", result,
             ]

@@ -265,6 +265,8 @@ public struct Report: Sendable {
         /// Whether any record had the column: false only for a JSON key that no record of a
         /// partition had (`--part`), which `merge` judges over every partition.
         public var keyFound = true
+        /// The column's counts in the baseline report (`--baseline`), if the run had one.
+        public var baseline: Baseline.Counts?
 
         /// Every record read counts in one of the six: complete, lossy, incomplete, invalid, empty
         /// or rejected.
@@ -282,8 +284,9 @@ public struct Report: Sendable {
             Ratio(stats.invalid, of: spec.required ? rows : rows - stats.empty)
         }
 
-        /// At least `minComplete` complete, and at most `maxInvalid` invalid.
-        public var passed: Bool { completePassed && invalidPassed }
+        /// At least `minComplete` complete, at most `maxInvalid` invalid, and against a baseline
+        /// fallen by at most `maxDrop`.
+        public var passed: Bool { completePassed && invalidPassed && dropPassed }
 
         public var completePassed: Bool {
             guard let minimum = spec.minComplete else { return true }
@@ -299,6 +302,7 @@ public struct Report: Sendable {
         /// `maxInvalid`): empty when it passed. The reports say why a column failed with them.
         public var failedThresholds: [String] {
             (completePassed ? [] : ["minComplete"]) + (invalidPassed ? [] : ["maxInvalid"])
+                + (dropPassed ? [] : ["maxDrop"])
         }
 
         /// Passed, but below `warnComplete`: the reports say WARN, the exit status stays 0.
@@ -342,6 +346,7 @@ public struct Report: Sendable {
         minRows = spec.minRows
         specFingerprint = spec.fingerprint
         keyColumns = spec.key
+        maxRowsChange = spec.maxRowsChange
         maskedKeys = spec.key.map { key in spec.columns.contains { $0.name == key } }
     }
 
@@ -357,7 +362,14 @@ public struct Report: Sendable {
     /// made before it, and the report never passes.
     public var error: RunError?
 
-    public var passed: Bool { error == nil && failedColumns == 0 && rejectedPassed && rowsPassed }
+    public var passed: Bool {
+        error == nil && failedColumns == 0 && rejectedPassed && rowsPassed && rowsChangePassed
+    }
+
+    /// The report compared with (`--baseline`), if any.
+    public var baseline: Baseline?
+    /// Against a baseline, the most the row count may change (the spec's `maxRowsChange`).
+    public var maxRowsChange: Double?
 
     public static let rejectionSamplesKept = 10
 

@@ -36,6 +36,14 @@ extension Report {
                     message: "invalid \(column.invalidShare)% > maxInvalid \(Self.percentage(maximum))",
                     detail: detail))
         }
+        if !column.dropPassed, let maximum = column.spec.maxDrop, let baseline = column.baseline {
+            findings.append(
+                Finding(
+                    level: .error, subject: column.spec.name,
+                    message:
+                        "complete \(column.completeRatio.text(decimals: 2, scale: 2, against: nil))% fell \(String(column.completeChangeText(decimals: 2, scale: 2).dropFirst())) points since the baseline's \(baseline.completeRatio.truncated(2, scale: 2))% > maxDrop \(Self.points(maximum)) points",
+                    detail: detail))
+        }
         if column.warned, let warning = column.spec.warnComplete {
             let shown = column.completeRatio.text(decimals: 2, scale: 2, against: warning)
             findings.append(
@@ -66,6 +74,16 @@ extension Report {
                     message:
                         "\(rejectedCount) \(records) rejected \(rejectedPassed ? "<=" : ">") maxRejected \(maxRejected)",
                     detail: rejected.map { "\($0.place): \($0.reason)" }.joined(separator: "; ")))
+        }
+        if !rowsChangePassed, let baseline, let maximum = maxRowsChange {
+            let change = ChangeText.text(
+                rowsChange ?? 0, decimals: 2, scale: 2, limit: Ratio.decimal(maximum) * 100)
+            findings.append(
+                Finding(
+                    level: .error, subject: Self.rowsSubject,
+                    message:
+                        "\(rows) row\(rows == 1 ? "" : "s"), \(change)% since the baseline's \(baseline.rows) > maxRowsChange \(Self.percentage(maximum))",
+                    detail: ""))
         }
         if !rowsPassed {
             findings.append(

@@ -33,7 +33,13 @@ public enum ReportReader {
         return ((bytes + (1 << 20) - 1) >> 20) << 20
     }
 
-    public static func load(path: String, spec: Spec) throws(MaskCleanError) -> Report {
+    /// What a report is read back for: a partition's counts (`merge`), or a baseline.
+    public enum Use: Sendable {
+        case partial, baseline
+    }
+
+    public static func load(path: String, spec: Spec, as use: Use = .partial) throws(MaskCleanError) -> Report
+    {
         let limit = maximumBytes(for: spec)
         let bytes = try InputFile.readAll(path: path, limit: limit) { () throws(MaskCleanError) in
             throw .data(
@@ -41,14 +47,16 @@ public enum ReportReader {
                 "larger than \(byteCount(limit)), the largest report \(spec.file) can make: not a maskclean report"
             )
         }
-        return try parse(bytes, file: path, spec: spec)
+        return try parse(bytes, file: path, spec: spec, as: use)
     }
 
     /// Reads the report a level at a time (`JSONSpan`), keeping no more of it than the counts and
     /// samples it is made of: its text is the most memory it takes.
-    public static func parse(_ bytes: [UInt8], file: String, spec: Spec) throws(MaskCleanError) -> Report {
+    public static func parse(_ bytes: [UInt8], file: String, spec: Spec, as use: Use = .partial)
+        throws(MaskCleanError) -> Report
+    {
         try bytes.withUnsafeBufferPointer { (text) throws(MaskCleanError) -> Report in
-            let parser = ReportParser(file: file, text: text, spec: spec)
+            let parser = ReportParser(file: file, text: text, spec: spec, use: use)
             let root: JSONSpan
             do throws(JSONSyntaxError) {
                 root = try JSONSpan.document(text)
@@ -66,6 +74,7 @@ struct ReportParser {
     let file: String
     let text: UnsafeBufferPointer<UInt8>
     let spec: Spec
+    var use: ReportReader.Use = .partial
 
     typealias Members = [String: JSONSpan]
 
@@ -96,7 +105,9 @@ struct ReportParser {
             }
             throw failure(
                 at: errorNode.offset,
-                "the run that wrote it stopped (\(visible(message ?? "no message"))): its counts are not a partition's; run the partition again"
+                use == .partial
+                    ? "the run that wrote it stopped (\(visible(message ?? "no message"))): its counts are not a partition's; run the partition again"
+                    : "the run that wrote it stopped (\(visible(message ?? "no message"))): its counts are not an export's to compare with"
             )
         }
         guard let fingerprintNode = top["specFingerprint"] else {
@@ -109,7 +120,10 @@ struct ReportParser {
         guard fingerprint == spec.fingerprint else {
             throw .spec(
                 file, nil,
-                "made with another spec than \(spec.file) (spec fingerprint \(fingerprint), \(spec.file) has \(spec.fingerprint)): partial reports merge only under the spec they were made with"
+                "made with another spec than \(spec.file) (spec fingerprint \(fingerprint), \(spec.file) has \(spec.fingerprint)): "
+                    + (use == .partial
+                        ? "partial reports merge only under the spec they were made with"
+                        : "a baseline is a report of the same spec")
             )
         }
 

@@ -74,6 +74,21 @@ extension Report {
             }
             out.endObject()
         }
+        out.key("baseline")
+        if let baseline, let change = rowsChange {
+            out.inlineObject([
+                ("report", JSONTextWriter.quoted(baseline.path)), ("rows", String(baseline.rows)),
+                (
+                    "rowsChange",
+                    Self.jsonNumber(
+                        ChangeText.text(change, decimals: 4, limit: maxRowsChange.map(Ratio.decimal)))
+                ),
+                ("maxRowsChange", maxRowsChange.map { formatNumber($0) } ?? "null"),
+                ("passed", rowsChangePassed ? "true" : "false"),
+            ])
+        } else {
+            out.raw("null")
+        }
         out.key("columns")
         out.beginArray()
         for column in columns {
@@ -107,6 +122,25 @@ extension Report {
             out.raw(column.warned ? "true" : "false")
             out.key("keyFound")
             out.raw(column.keyFound ? "true" : "false")
+            out.key("baseline")
+            if let base = column.baseline {
+                let today = [
+                    stats.complete, stats.lossy, stats.incomplete, stats.invalid, stats.empty,
+                    column.rejected,
+                ]
+                let changes = zip(Baseline.statusNames, zip(today, base.statuses)).map {
+                    "\(JSONTextWriter.quoted($0)): \($1.0 - $1.1)"
+                }
+                out.inlineObject([
+                    ("completeRatio", base.completeRatio.truncated(4)),
+                    ("completeChange", Self.jsonNumber(column.completeChangeText(decimals: 4))),
+                    ("maxDrop", column.spec.maxDrop.map { formatNumber($0) } ?? "null"),
+                    ("passed", column.dropPassed ? "true" : "false"),
+                    ("changes", "{" + changes.joined(separator: ", ") + "}"),
+                ])
+            } else {
+                out.raw("null")
+            }
             out.key("droppedCharacters")
             out.raw(String(stats.droppedCharacters))
             out.key("formats")
@@ -165,6 +199,11 @@ extension Report {
         return out.text + "\n"
     }
 
+    /// A signed decimal as a JSON number: without the `+` that shows a rise.
+    private static func jsonNumber(_ text: String) -> String {
+        text.hasPrefix("+") ? String(text.dropFirst()) : text
+    }
+
     /// A sample's or a rejected record's partition, written only when it has one.
     private static func partMember(_ part: String?) -> [(String, String)] {
         part.map { [("part", JSONTextWriter.quoted($0))] } ?? []
@@ -208,6 +247,22 @@ extension Report {
         for column in columns where column.spec.phone != nil {
             lines.append("\(visible(column.spec.name)): countries \(column.topCountries)")
         }
+        if let baseline {
+            for column in columns {
+                guard let line = column.baselineLine else { continue }
+                lines.append("\(visible(column.spec.name)): \(line)")
+            }
+            let change = ChangeText.text(
+                rowsChange ?? 0, decimals: 2, scale: 2, limit: maxRowsChange.map { Ratio.decimal($0) * 100 })
+            var line = "\(rows) row\(rows == 1 ? "" : "s"), \(baseline.rows) in the baseline (\(change)%"
+            if let maximum = maxRowsChange {
+                line +=
+                    "; maxRowsChange \(Self.percentage(maximum))): \(rowsChangePassed ? "passed" : "FAILED")"
+            } else {
+                line += ")"
+            }
+            lines.append(line)
+        }
         if blankLines > 0 {
             // A partition's name (`--part`, a merged report's) is data, shown as a column's is.
             let shown = visible(blankLineNumbers.indices.map(blankLinePlace).joined(separator: ", "))
@@ -229,6 +284,7 @@ extension Report {
             if rejectedCount > 0 { verdict += ", \(rejectedCount) rejected" }
             var reasons = columnReasons
             if !rejectedPassed { reasons.append("more records rejected than maxRejected") }
+            if !rowsChangePassed { reasons.append("rows changed more than maxRowsChange") }
             verdict += reasons.isEmpty ? ": passed" : ": FAILED (" + reasons.joined(separator: ", ") + ")"
             if warnedColumns > 0 {
                 verdict +=
@@ -257,6 +313,8 @@ extension Report {
         var reasons: [String] = []
         if below > 0 { reasons.append("\(below) column\(below == 1 ? "" : "s") below threshold") }
         if above > 0 { reasons.append("\(above) column\(above == 1 ? "" : "s") above maxInvalid") }
+        let fell = columns.count { !$0.dropPassed }
+        if fell > 0 { reasons.append("\(fell) column\(fell == 1 ? "" : "s") fell more than maxDrop") }
         return reasons
     }
 

@@ -14,6 +14,11 @@ public struct Spec: Sendable {
     public var samples = 5
     /// The columns whose values name a record in the reports' samples (docs/spec.md#key).
     public var key: [String] = []
+    /// Against a baseline: the most the complete ratio may fall, for columns that give none.
+    public var maxDrop: Double?
+    /// Against a baseline: the most the row count may change, either way, as a fraction of the
+    /// baseline's.
+    public var maxRowsChange: Double?
     /// More samples than this would make the report a copy of the data.
     public static let maximumSamples = 1000
     /// `sha256:` and the hash of what the spec says once parsed (`SpecFingerprint`): every report
@@ -68,6 +73,8 @@ public struct ColumnSpec: Sendable {
     public var minComplete: Double?
     /// Below this complete ratio (at least `minComplete`) the reports say WARN; it never fails a run.
     public var warnComplete: Double?
+    /// Against a baseline (`--baseline`): the most the complete ratio may fall since it.
+    public var maxDrop: Double?
     /// The highest acceptable share of invalid cells, 0…1 (same divisor as the complete ratio).
     public var maxInvalid: Double?
     /// What a cell must pass, besides fitting a format, to be complete (`check`).

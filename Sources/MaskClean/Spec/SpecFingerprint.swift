@@ -22,6 +22,12 @@ enum SpecFingerprint {
         ]
         // Only when given: a spec without a key keeps the fingerprint it had before keys.
         if !spec.key.isEmpty { lines.append("key " + spec.key.map(quoted).joined(separator: " ")) }
+        // The drift thresholds too: lines only a spec that gives them writes.
+        if let change = spec.maxRowsChange { lines.append("maxRowsChange \(Ratio.decimal(change))") }
+        let drops = spec.columns.map { $0.maxDrop.map { "\(Ratio.decimal($0))" } ?? "null" }
+        if spec.columns.contains(where: { $0.maxDrop != nil }) {
+            lines.append("maxDrop " + drops.joined(separator: " "))
+        }
         for column in spec.columns {
             lines.append("column \(quoted(column.name))")
             if let phone = column.phone {

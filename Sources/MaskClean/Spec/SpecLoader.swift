@@ -7,7 +7,7 @@ import MaskEngine
 public enum SpecLoader {
     /// The keys a spec may have at the top, in a column and in a notation (docs/spec.md); any other key is an error.
     public static let topKeys: [String] = [
-        "notations", "columns", "maxRejected", "minRows", "samples", "key",
+        "notations", "columns", "maxRejected", "minRows", "samples", "key", "maxDrop", "maxRowsChange",
     ]
     public static let columnKeys: [String] = [
         "name", "format", "affineFormats", "affinityStrategy", "notations", "autocomplete", "rightToLeft",
@@ -15,7 +15,7 @@ public enum SpecLoader {
         "templateColumn", "placeholderCharacter", "template", "symbols", "trim", "replace",
         "replaceIncomplete", "warnComplete", "maxInvalid", "check", "dateOrder", "luhnPrefix",
         "normalizedColumn", "case", "ignore", "significant", "kind", "defaultRegion", "regionColumn",
-        "countryColumn", "phoneFormat",
+        "countryColumn", "phoneFormat", "maxDrop",
     ]
     public static let notationKeys: [String] = ["character", "characterSet", "isOptional"]
 
@@ -131,6 +131,16 @@ struct SpecReader {
             for index in spec.columns.indices { spec.columns[index].samples = samples }
         }
         spec.key = try key(members["key"])
+        // Against a baseline (`--baseline`, docs/spec.md#against-last-night): the spec's maxDrop
+        // is every column's that gives none.
+        spec.maxDrop = try ratio(members["maxDrop"], key: "maxDrop", of: nil)
+        spec.maxRowsChange = try ratio(members["maxRowsChange"], key: "maxRowsChange", of: nil)
+        for (index, node) in columnNodes.enumerated() {
+            let place = spec.columns[index].place
+            let members = try object(node, place: place, allowed: Self.columnKeys, nameKey: "name")
+            spec.columns[index].maxDrop =
+                try ratio(members["maxDrop"], key: "maxDrop", of: place) ?? spec.maxDrop
+        }
         spec.fingerprint = SpecFingerprint.of(spec)
         return spec
     }

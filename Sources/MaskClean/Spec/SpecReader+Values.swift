@@ -110,13 +110,15 @@ extension SpecReader {
     }
 
     /// A threshold is a fraction; `95` is a percentage written in the wrong unit.
-    func ratio(_ node: JSONNode?, key: String, of place: String) throws(MaskCleanError) -> Double? {
+    /// A fraction from 0 to 1 under `key` of `place` (nil: the spec's top level).
+    func ratio(_ node: JSONNode?, key: String, of place: String?) throws(MaskCleanError) -> Double? {
         guard let node else { return nil }
         if case .null = node { return nil }
+        let here = place.map { "\($0): \(key)" } ?? key
         guard case .number(let value, let text, _) = node else {
-            throw fail(node, "\(place): \(key)", "expected a number from 0 to 1, got \(describe(node))")
+            throw fail(node, here, "expected a number from 0 to 1, got \(describe(node))")
         }
-        try checkDecimal(node, place: "\(place): \(key)")
+        try checkDecimal(node, place: here)
         guard (0...1).contains(value) else {
             var message = "\(key) is a fraction from 0 to 1, got \(text)"
             if value > 1 && value <= 100 { message += "; did you mean \(Ratio.decimal(value) / 100)?" }

@@ -22,6 +22,20 @@ public enum SpecSchema {
               "default": [],
               "items": { "$ref": "#/$defs/notation" }
             },
+            "maxDrop": {
+              "description": "Against a baseline report (--baseline), the most any column's complete ratio may fall since it, for columns that give none.",
+              "type": ["number", "null"],
+              "minimum": 0,
+              "maximum": 1,
+              "default": null
+            },
+            "maxRowsChange": {
+              "description": "Against a baseline report (--baseline), the most the row count may change, either way, as a fraction of the baseline's.",
+              "type": ["number", "null"],
+              "minimum": 0,
+              "maximum": 1,
+              "default": null
+            },
             "maxRejected": {
               "description": "The most records that may be rejected (skipped or quarantined) before the run fails.",
               "type": "integer",
@@ -146,6 +160,13 @@ public enum SpecSchema {
                 },
                 "warnComplete": {
                   "description": "Below this complete ratio (from minComplete to 1) the summary and every report say WARN.",
+                  "type": ["number", "null"],
+                  "minimum": 0,
+                  "maximum": 1,
+                  "default": null
+                },
+                "maxDrop": {
+                  "description": "Against a baseline report (--baseline), the most the complete ratio may fall since it; the spec's maxDrop when not given.",
                   "type": ["number", "null"],
                   "minimum": 0,
                   "maximum": 1,

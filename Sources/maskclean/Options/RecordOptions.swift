@@ -100,6 +100,7 @@ struct RecordOptions: ParsableArguments {
         options.quarantine = quarantine
         options.escapeFormulas = escapeFormulas
         options.redactSamples = reportOutputs.redactsSamples
+        options.baseline = reportOutputs.baseline
         options.part = part
         options.firstRow = firstRow
         let shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)

@@ -43,6 +43,12 @@ struct ReportOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Compare with a previous JSON report of the same spec (plain, .gz or .zst): every report shows the change, and the spec's maxDrop and maxRowsChange fail a drift.",
+            valueName: "report"))
+    var baseline: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Exit 1 when the export fails the spec's gate (fail, the default), or when a column is below its warnComplete too (warn).",
             valueName: "fail|warn"))
     var failOn: FailOnChoice?

@@ -55,6 +55,7 @@ struct Merge: ParsableCommand {
         var options = MergeOptions(reports: reports)
         options.reportPaths = reportOutputs.paths
         options.redactSamples = reportOutputs.redactsSamples
+        options.baseline = reportOutputs.baseline
         options.input = input
         options.firstRow = firstRow
         var shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)

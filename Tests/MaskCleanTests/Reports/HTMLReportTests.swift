@@ -70,7 +70,7 @@ struct HTMLReportTests {
                 #"aria-label="card: complete 8, lossy 0, incomplete 0, invalid 2, empty 0, rejected 0""#))
         #expect(
             page.contains(
-                #"<tr class="invalid"><td><span class="swatch invalid"></span>invalid</td><td class="n">2</td><td class="n">20.0%</td></tr>"#
+                #"<tr class="invalid"><td><span class="swatch invalid"></span>invalid</td><td class="n">2</td><td class="n">20.00%</td></tr>"#
             ))
         #expect(page.contains("invalid <b>20.00%</b> · maxInvalid <b>10.00%</b></p>"))
         #expect(page.contains(#"<article class="column fail" id="column-1">"#))
@@ -78,7 +78,7 @@ struct HTMLReportTests {
         #expect(
             page.contains(
                 "<h3>Invalid samples</h3>\n<ol class=\"samples\">\n"
-                    + "<li><span class=\"row\">row 9</span><code>&lt;4111 9&gt;</code></li>"))
+                    + "<li><span class=\"row\">row 9</span><span><code>&lt;4111 9&gt;</code></span></li>"))
         #expect(
             page.contains(".swatch.invalid{background:var(--invalid)}") && page.contains("rect.invalid{fill"))
         // A column without a check has no invalid samples to list, and no invalid share.

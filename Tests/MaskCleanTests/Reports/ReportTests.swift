@@ -271,6 +271,7 @@ struct ReportTests {
                 "passed": true,
                 "samples": []
               },
+              "baseline": null,
               "columns": [
                 {
                   "name": "phone",
@@ -289,6 +290,7 @@ struct ReportTests {
                   "warnComplete": null,
                   "warned": false,
                   "keyFound": true,
+                  "baseline": null,
                   "droppedCharacters": 57,
                   "formats": {
                     "+1 ([000]) [000]-[0000]": 900,
@@ -332,6 +334,7 @@ struct ReportTests {
                   "warnComplete": null,
                   "warned": false,
                   "keyFound": true,
+                  "baseline": null,
                   "droppedCharacters": 0,
                   "formats": {},
                   "samples": {
@@ -387,6 +390,7 @@ struct ReportTests {
                   {"line": 52, "reason": "invalid UTF-8 in column \\"a\\""}
                 ]
               },
+              "baseline": null,
               "columns": [
                 {
                   "name": "a",
@@ -405,6 +409,7 @@ struct ReportTests {
                   "warnComplete": null,
                   "warned": false,
                   "keyFound": true,
+                  "baseline": null,
                   "droppedCharacters": 0,
                   "formats": {
                     "[0]": 1
