@@ -182,11 +182,12 @@ sanitize-address: test-deps
 # so that it needs only the C runtime. The system library targets' module maps ask for -lcsv, -lz
 # and -lzstd, and the linker takes a .so over a .a in the same directory: DIST_LIBS holds only
 # links to the .a files and comes first in the search path. VERSION is the one in
-# Sources/maskclean/MaskCleanCommand.swift; `make dist` checks that the binary's --version says it.
+# Sources/MaskClean/Reports/ReportOrigin.swift (`maskcleanVersion`, which --version and every report
+# print); `make dist` checks that the binary's --version says it.
 ARCH         := $(shell uname -m)
 MULTIARCH    := $(shell gcc -print-multiarch 2>/dev/null || echo $(ARCH)-linux-gnu)
 STATIC_LIBS   = csv z zstd
-VERSION      := $(shell sed -n 's/^ *version: "\([^"]*\)".*/\1/p' Sources/maskclean/MaskCleanCommand.swift | head -n 1)
+VERSION      := $(shell sed -n 's/^public let maskcleanVersion = "\([^"]*\)".*/\1/p' Sources/MaskClean/Reports/ReportOrigin.swift | head -n 1)
 DIST_SCRATCH  = .build-dist
 DIST_LIBS     = $(DIST_SCRATCH)/static-libs
 DIST_NAME     = maskclean-$(VERSION)-linux-$(ARCH)
@@ -205,7 +206,7 @@ dist: deps
 		--static-swift-stdlib -Xlinker -L$(CURDIR)/$(DIST_LIBS)
 	@built=$$($(DIST_SCRATCH)/release/maskclean --version); \
 	if [ "$$built" != "$(VERSION)" ]; then \
-		echo "dist: the binary says version '$$built', MaskCleanCommand.swift '$(VERSION)'" >&2; exit 1; \
+		echo "dist: the binary says version '$$built', ReportOrigin.swift '$(VERSION)'" >&2; exit 1; \
 	fi
 	@rm -rf $(DIST_DIR) $(DIST_TARBALL)
 	install -d $(DIST_DIR)/bin $(DIST_DIR)/share/man/man1

@@ -69,3 +69,90 @@ struct SampleRedactionEndToEndTests {
         #expect(outcome.stderr.contains("--redact-samples and --samples raw say opposite things"))
     }
 }
+
+/// The reviews of issue 29's reports: what a stopped run's report may say, and what it may not
+/// replace.
+@Suite("A stopped run's report: redacted, and never over its baseline")
+struct StoppedReportEndToEndTests {
+    @Test("a headerless export read as if it had a header: the report's error shows its cells by their shape")
+    func headerCellsRedacted() throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("spec.json", #"{"columns": [{"name": "phone", "format": "[000]-[0000]"}]}"#)
+        _ = try folder.write("export.csv", "Alice Secret,alice@example.com,5551234999\n")
+        let outcome = try Maskclean.run(
+            [
+                "check", "spec.json", "export.csv", "--report", "r.json", "--junit", "j.xml", "--annotations",
+                "github",
+            ],
+            in: folder.url)
+        #expect(outcome.status == 78)
+        // Standard error keeps the names, to help; the reports, which many read, do not.
+        #expect(outcome.stderr.contains("alice@example.com"))
+        for text in [try folder.text("r.json"), try folder.text("j.xml"), outcome.stdoutText] {
+            #expect(!text.contains("alice") && !text.contains("5551234999"), "\(text)")
+            #expect(text.contains("xxxxx@xxxxxxx.xxx"), "\(text)")
+        }
+        let raw = try Maskclean.run(
+            ["check", "spec.json", "export.csv", "--report", "r.json", "--samples", "raw"], in: folder.url)
+        #expect(raw.status == 78)
+        #expect(try folder.text("r.json").contains("alice@example.com"))
+    }
+
+    @Test("--baseline X --report X: a stopped run leaves X as it was, and the next night compares with it")
+    func baselineKept() throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write(
+            "spec.json", #"{"maxDrop": 0.5, "columns": [{"name": "phone", "format": "[000]-[0000]"}]}"#)
+        _ = try folder.write("good.csv", "id,phone\n1,5551234\n2,5559876\n")
+        _ = try folder.write("bad.csv", "id,phone\n1,5551234\n2,\"555\n")
+        let first = try Maskclean.run(
+            ["check", "spec.json", "good.csv", "--report", "last.json"], in: folder.url)
+        #expect(first.status == 0)
+        let kept = try folder.text("last.json")
+        let stopped = try Maskclean.run(
+            [
+                "check", "spec.json", "bad.csv", "--baseline", "last.json", "--report", "last.json",
+                "--junit", "j.xml",
+            ],
+            in: folder.url)
+        #expect(stopped.status == 65)
+        #expect(
+            try folder.text("last.json") == kept, "the baseline is not replaced by a stopped run's report")
+        #expect(try folder.text("j.xml").contains("<error message=\"bad.csv:3: unterminated quoted field\""))
+        let next = try Maskclean.run(
+            ["check", "spec.json", "good.csv", "--baseline", "last.json", "--report", "last.json"],
+            in: folder.url)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try folder.text("last.json").contains(#""baseline": {"report": "last.json", "rows": 2,"#))
+    }
+
+    @Test("an error committing the reports writes no second report after the first")
+    func commitErrorOnce() throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("spec.json", #"{"columns": [{"name": "phone", "format": "[000]-[0000]"}]}"#)
+        _ = try folder.write("good.csv", "id,phone\n1,5551234\n")
+        let outcome = try Maskclean.run(
+            ["check", "spec.json", "good.csv", "--report", "-", "--junit", "/dev/full", "--quiet"],
+            in: folder.url)
+        #expect(outcome.status == 74)
+        #expect(outcome.stdoutText.components(separatedBy: "\"rows\":").count <= 2, "\(outcome.stdoutText)")
+        #expect(!outcome.stdoutText.contains("\"status\": 74"))
+    }
+
+    @Test("the HTML page names a row count that changed past maxRowsChange, and the baseline's rows")
+    func rowsChangeOnThePage() throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write(
+            "spec.json", #"{"maxRowsChange": 0.1, "columns": [{"name": "phone", "format": "[000]-[0000]"}]}"#)
+        _ = try folder.write("two.csv", "id,phone\n1,5551234\n2,5559876\n")
+        _ = try folder.write("three.csv", "id,phone\n1,5551234\n2,5559876\n3,5550000\n")
+        _ = try Maskclean.run(["check", "spec.json", "two.csv", "--report", "base.json"], in: folder.url)
+        let outcome = try Maskclean.run(
+            ["check", "spec.json", "three.csv", "--baseline", "base.json", "--html", "t.html"], in: folder.url
+        )
+        #expect(outcome.status == 1)
+        let page = try folder.text("t.html")
+        #expect(page.contains(#"<dd id="result">FAILED (rows changed more than maxRowsChange)</dd>"#))
+        #expect(page.contains(#"<dd id="rows">3 · baseline <b class="baseline">2</b></dd>"#))
+    }
+}

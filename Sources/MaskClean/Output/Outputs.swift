@@ -155,8 +155,11 @@ final class Outputs {
     /// half-written), and the report, which says what stopped it, is committed in every format
     /// asked for. A report that cannot be written then is abandoned too: the error that stopped
     /// the run is the one to show.
-    func commitReports(_ stopped: Report) {
+    /// The reports in `sparing` (the baseline's file) are abandoned too.
+    func commitReports(_ stopped: Report, sparing: Set<ReportFormat> = []) {
         for file in [records, quarantine] { file?.discard() }
+        for report in reports where sparing.contains(report.format) { report.file.discard() }
+        reports.removeAll { sparing.contains($0.format) }
         records = nil
         quarantine = nil
         recordsCompressor = nil

@@ -68,6 +68,7 @@ public enum ReportMerger {
             named.append((path, place))
         }
         let outputs = try Outputs(outputOptions)
+        var committing = false
         do throws(MaskCleanError) {
             var partials: [Report.Partial] = []
             for path in options.reports {
@@ -85,18 +86,25 @@ public enum ReportMerger {
             report.origin = timer.origin(
                 inputBytes: sizes.count == partials.count ? sizes.reduce(0, +) : nil, spec: spec.file)
             if options.redactSamples { report.redactSamples() }
+            committing = true
             try outputs.commit(report)
             return report
         } catch {
-            guard !error.isBrokenPipe else {
+            guard !error.isBrokenPipe, !committing else {
                 outputs.discard()
                 throw error
             }
             // Nothing is merged from partial reports that did not all read: the report says why.
             var report = Report(spec: spec).stopped(by: RunError(error, spec: spec.file))
+            if options.redactSamples { report.error = report.error?.redactingData() }
             report.input = options.input
             report.origin = timer.origin(inputBytes: nil, spec: spec.file)
-            outputs.commitReports(report)
+            let baselinePlace = options.baseline.map { FilePlace($0) }
+            let sparing = Set(
+                ReportFormat.allCases.filter { format in
+                    options.reportPaths[format].map { FilePlace($0) == baselinePlace } ?? false
+                })
+            outputs.commitReports(report, sparing: sparing)
             stopped(report)
             throw error
         }

@@ -123,6 +123,9 @@ public enum Runner {
         var totals = RunTotals(spec: spec)
         var inputBytes: Int?
         var baseline: Baseline?
+        // Set once the outputs are being committed: an error then is one of theirs, and no
+        // report of it can be written where the finished one was going.
+        var committing = false
         func finished(_ report: Report) -> Report {
             var report = report
             if let baseline { report.compare(with: baseline) }
@@ -158,11 +161,12 @@ public enum Runner {
                 throw .data(input.name, line: nil, UsageMessage(problem))
             }
             let report = finished(totals.report)
+            committing = true
             try outputs.commit(report)
             return report
         } catch {
             // A reader of standard output that went away ends the run quietly: nothing to say.
-            guard !error.isBrokenPipe else {
+            guard !error.isBrokenPipe, !committing else {
                 outputs.discard()
                 throw error
             }
@@ -172,8 +176,16 @@ public enum Runner {
             {
                 counted = Report(spec: spec)
             }
-            let report = finished(counted).stopped(by: RunError(error, spec: spec.file))
-            outputs.commitReports(report)
+            var report = finished(counted).stopped(by: RunError(error, spec: spec.file))
+            if options.redactSamples { report.error = report.error?.redactingData() }
+            // A stopped run never replaces its own baseline: tomorrow compares with the last
+            // report that finished (docs/report.md#against-a-baseline).
+            let baselinePlace = options.baseline.map { FilePlace($0) }
+            let sparing = Set(
+                ReportFormat.allCases.filter { format in
+                    options.reportPaths[format].map { FilePlace($0) == baselinePlace } ?? false
+                })
+            outputs.commitReports(report, sparing: sparing)
             stopped(report)
             throw error
         }

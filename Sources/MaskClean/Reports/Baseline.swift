@@ -59,9 +59,9 @@ extension Report {
 
     /// The row count's change since the baseline, as a share of the baseline's (`0.25` for a
     /// quarter more); nil without a baseline.
+    /// From a baseline of no rows there is no share: nil then too.
     public var rowsChange: Decimal? {
-        guard let baseline else { return nil }
-        guard baseline.rows > 0 else { return rows == 0 ? 0 : 1 }
+        guard let baseline, baseline.rows > 0 else { return nil }
         return (Decimal(rows) - Decimal(baseline.rows)) / Decimal(baseline.rows)
     }
 
@@ -122,14 +122,17 @@ enum ChangeText {
         for _ in 0..<scale { scaled *= 10 }
         let magnitude = abs(scaled)
         let sign = scaled < 0 ? "-" : scaled > 0 ? "+" : ""
-        for places in decimals...(decimals + 12) {
+        for places in decimals...(decimals + 6) {
             var exact = magnitude
             var cut = Decimal()
             NSDecimalRound(&cut, &exact, places, .down)
             if let limit, (cut > limit) != (magnitude > limit) { continue }
             return sign + fixed(cut, places: places)
         }
-        return sign + fixed(magnitude, places: decimals + 12)
+        var exact = magnitude
+        var cut = Decimal()
+        NSDecimalRound(&cut, &exact, decimals + 6, .down)
+        return sign + fixed(cut, places: decimals + 6)
     }
 
     /// A non-negative decimal with exactly `places` decimals.

@@ -40,7 +40,8 @@ public enum HTMLReport {
             ("Started", "started", origin.started.map(ReportTime.rfc3339) ?? "-"),
             (
                 "Rows", "rows",
-                report.rowsPassed ? "\(report.rows)" : "\(report.rows) (minRows \(report.minRows))"
+                (report.rowsPassed ? "\(report.rows)" : "\(report.rows) (minRows \(report.minRows))")
+                    + (report.baseline.map { " · baseline <b class=\"baseline\">\($0.rows)</b>" } ?? "")
             ),
             ("Rejected", "rejected", rejected), ("Result", "result", escaped(verdictText(report))),
             ("Time", "elapsed", origin.duration.map(duration) ?? "-"),
@@ -108,6 +109,7 @@ public enum HTMLReport {
         if !report.rowsPassed { reasons.append("fewer rows than minRows") }
         reasons += report.columnReasons
         if !report.rejectedPassed { reasons.append("more records rejected than maxRejected") }
+        if !report.rowsChangePassed { reasons.append("rows changed more than maxRowsChange") }
         return reasons.isEmpty ? "passed" : "FAILED (" + reasons.joined(separator: ", ") + ")"
     }
 

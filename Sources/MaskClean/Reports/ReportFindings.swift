@@ -76,13 +76,16 @@ extension Report {
                     detail: rejected.map { "\($0.place): \($0.reason)" }.joined(separator: "; ")))
         }
         if !rowsChangePassed, let baseline, let maximum = maxRowsChange {
-            let change = ChangeText.text(
-                rowsChange ?? 0, decimals: 2, scale: 2, limit: Ratio.decimal(maximum) * 100)
+            let change =
+                rowsChange.map {
+                    ChangeText.text($0, decimals: 2, scale: 2, limit: Ratio.decimal(maximum) * 100) + "%"
+                }
+                ?? "from none"
             findings.append(
                 Finding(
                     level: .error, subject: Self.rowsSubject,
                     message:
-                        "\(rows) row\(rows == 1 ? "" : "s"), \(change)% since the baseline's \(baseline.rows) > maxRowsChange \(Self.percentage(maximum))",
+                        "\(rows) row\(rows == 1 ? "" : "s"), \(change) since the baseline's \(baseline.rows) > maxRowsChange \(Self.percentage(maximum))",
                     detail: ""))
         }
         if !rowsPassed {

@@ -75,14 +75,14 @@ extension Report {
             out.endObject()
         }
         out.key("baseline")
-        if let baseline, let change = rowsChange {
+        if let baseline {
+            // From a baseline of no rows there is no share: `null`.
+            let change = rowsChange.map {
+                Self.jsonNumber(ChangeText.text($0, decimals: 4, limit: maxRowsChange.map(Ratio.decimal)))
+            }
             out.inlineObject([
                 ("report", JSONTextWriter.quoted(baseline.path)), ("rows", String(baseline.rows)),
-                (
-                    "rowsChange",
-                    Self.jsonNumber(
-                        ChangeText.text(change, decimals: 4, limit: maxRowsChange.map(Ratio.decimal)))
-                ),
+                ("rowsChange", change ?? "null"),
                 ("maxRowsChange", maxRowsChange.map { formatNumber($0) } ?? "null"),
                 ("passed", rowsChangePassed ? "true" : "false"),
             ])
@@ -252,9 +252,12 @@ extension Report {
                 guard let line = column.baselineLine else { continue }
                 lines.append("\(visible(column.spec.name)): \(line)")
             }
-            let change = ChangeText.text(
-                rowsChange ?? 0, decimals: 2, scale: 2, limit: maxRowsChange.map { Ratio.decimal($0) * 100 })
-            var line = "\(rows) row\(rows == 1 ? "" : "s"), \(baseline.rows) in the baseline (\(change)%"
+            let change =
+                rowsChange.map {
+                    ChangeText.text(
+                        $0, decimals: 2, scale: 2, limit: maxRowsChange.map { Ratio.decimal($0) * 100 }) + "%"
+                } ?? "from none"
+            var line = "\(rows) row\(rows == 1 ? "" : "s"), \(baseline.rows) in the baseline (\(change)"
             if let maximum = maxRowsChange {
                 line +=
                     "; maxRowsChange \(Self.percentage(maximum))): \(rowsChangePassed ? "passed" : "FAILED")"

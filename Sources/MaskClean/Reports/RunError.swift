@@ -38,6 +38,24 @@ public struct RunError: Sendable, Equatable {
     }
 }
 
+extension RunError {
+    /// The error as a redacted report says it: the input's column names that a message quotes
+    /// to help (`(its columns: "id", "phone")`, `(keys seen: …)`, `did you mean "phone"?`) by
+    /// their shape, since a
+    /// header line may be a record (a headerless export read as if it had one), and the report
+    /// goes where many read it. The message on standard error keeps them.
+    public func redactingData() -> RunError {
+        let markers = [" (its columns", " (keys seen", "; did you mean"]
+        guard let start = markers.compactMap({ message.range(of: $0)?.lowerBound }).min() else { return self }
+        var redacted = self
+        let tail = message[start...].replacing(#/"[^"]*"/#) { quoted in
+            Redaction.redact(String(quoted.output))
+        }
+        redacted.message = String(message[..<start]) + tail
+        return redacted
+    }
+}
+
 extension Report {
     /// The report of a run whose spec could not be loaded (78): no columns, only the error.
     public init(specError: RunError, input: String) {
