@@ -12,6 +12,10 @@ public struct ShapeTally: Sendable, Equatable {
     public private(set) var otherCells = 0
     /// Where each shape is in `shapes`, by its hash: a cell's shape is found without a String.
     private var places: [UInt64: Int] = [:]
+    /// The last shape counted, by its hash and place: a column's bad cells often come in runs of
+    /// one shape, counted then without a lookup.
+    private var lastHash: UInt64 = 0
+    private var lastPlace = -1
 
     /// The most distinct shapes a tally keeps: enough for a top ten that is exact in any
     /// export that has a top ten at all, and a bound on a report's memory.
@@ -46,9 +50,13 @@ public struct ShapeTally: Sendable, Equatable {
     public mutating func addOther(_ count: Int) { otherCells += count }
 
     private mutating func add(shapeHash hash: UInt64, count: Int, _ shape: () -> String) {
-        if let place = places[hash] {
+        if lastPlace >= 0 && hash == lastHash {
+            counts[lastPlace] += count
+        } else if let place = places[hash] {
             counts[place] += count
+            (lastHash, lastPlace) = (hash, place)
         } else if shapes.count < Self.kept {
+            (lastHash, lastPlace) = (hash, shapes.count)
             places[hash] = shapes.count
             shapes.append(shape())
             counts.append(count)
@@ -68,7 +76,8 @@ public struct ShapeTally: Sendable, Equatable {
     /// The shape of a value: ASCII byte by byte; a value with other characters character by
     /// character, by the same rule as redaction (`Redaction.placeholder`), letters as `A`/`a`.
     static func shape(_ value: UnsafeBufferPointer<UInt8>) -> String {
-        if value.allSatisfy({ $0 < 0x80 }) {
+        // The shape's characters only: a 30 MB cell is read no further than they reach.
+        if value.prefix(shapeLength).allSatisfy({ $0 < 0x80 }) {
             var bytes = [UInt8]()
             bytes.reserveCapacity(min(value.count, shapeLength) + 3)
             for byte in value.prefix(shapeLength) { bytes.append(asciiShape(byte)) }
@@ -78,7 +87,10 @@ public struct ShapeTally: Sendable, Equatable {
         }
         var shape = ""
         var characters = 0
-        for character in String(decoding: value, as: UTF8.self) {
+        // 64 characters of any script fit in 4 KiB but for stacks of marks, cut off there.
+        var end = min(value.count, 4096)
+        while end < value.count && end > 0 && value[end] & 0xC0 == 0x80 { end -= 1 }
+        for character in String(decoding: UnsafeBufferPointer(rebasing: value[..<end]), as: UTF8.self) {
             if characters == shapeLength {
                 shape += "…"
                 break
@@ -106,19 +118,24 @@ public struct ShapeTally: Sendable, Equatable {
 
     /// FNV-1a over the shape of an ASCII value without making it; a value with other characters
     /// is hashed over its shape's text, made once.
+    @inline(__always)
     static func hash(_ value: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard value.allSatisfy({ $0 < 0x80 }) else {
-            var shape = shape(value)
-            return shape.withUTF8 { Self.hash(shapeOf: $0) }
-        }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in value.prefix(shapeLength) {
+            guard byte < 0x80 else { return slowHash(value) }
             hash = (hash ^ UInt64(asciiShape(byte))) &* 0x100_0000_01b3
         }
         if value.count > shapeLength {
             for byte in "…".utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         }
         return hash
+    }
+
+    /// The hash of a value with other characters than ASCII among its first: over its shape's text.
+    @inline(never)
+    private static func slowHash(_ value: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var shape = shape(value)
+        return shape.withUTF8 { Self.hash(shapeOf: $0) }
     }
 
     /// FNV-1a over a shape's text, as `hash(_:)` hashes an ASCII value's shape.
@@ -138,4 +155,12 @@ extension ShapeTally: CustomStringConvertible, CustomDebugStringConvertible {
     }
 
     public var debugDescription: String { description }
+}
+
+extension ShapeTally {
+    /// Two tallies are equal when they counted the same shapes the same: where they keep them is
+    /// theirs.
+    public static func == (left: ShapeTally, right: ShapeTally) -> Bool {
+        left.shapes == right.shapes && left.counts == right.counts && left.otherCells == right.otherCells
+    }
 }
