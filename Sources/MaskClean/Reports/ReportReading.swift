@@ -15,8 +15,8 @@ public enum ReportReader {
     ///   each of the spec's `samples`: a lossy, an incomplete and an invalid sample of 5 KiB, its
     ///   256-byte value, formatted value and dropped characters each written in at most 1,542
     ///   bytes (with its `…`), its row, keys and indentation in 60, and a part name of up to 200
-    ///   bytes (400 written: only `"` and `\` are escaped in one), and 2 KiB per key column; and
-    ///   16 KiB for its ten shapes of each status.
+    ///   bytes (400 written: only `"` and `\` are escaped in one), and 2 KiB and its name per key
+    ///   column; and 47 KiB for its ten shapes of each status, each of at most 256 bytes.
     ///
     /// The sum is rounded up to a whole MiB, for the message: 9 MiB for the demo's spec (4
     /// columns, 5 samples); about 15 MiB more per column at 1,000 samples.
@@ -27,8 +27,10 @@ public enum ReportReader {
             let countries = column.phone != nil ? 32 * CountryCode.count : 0
             // A sample of 5 KiB (its value, formatted value and dropped characters, each 256
             // bytes written in at most 1,542) and 2 KiB per key column; ten shapes per status.
-            let sample = 5120 + 2048 * spec.key.count
-            return total + 4096 + written + countries + 3 * sample * column.samples + 16384
+            let keys = spec.key.reduce(0) { $0 + 2048 + 6 * $1.utf8.count }
+            let sample = 5120 + keys
+            // Ten shapes of each status, each of at most 256 bytes written in 1,542.
+            return total + 4096 + written + countries + 3 * sample * column.samples + 3 * 10 * 1600
         }
         return ((bytes + (1 << 20) - 1) >> 20) << 20
     }

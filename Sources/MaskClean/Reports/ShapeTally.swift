@@ -103,7 +103,8 @@ public struct ShapeTally: Sendable, Equatable {
             case nil: shape.append(character)
             }
         }
-        return shape
+        // At most a sample's bytes (stacked marks make long characters): a report stays small.
+        return shape.utf8.count > Sample.valueBytesKept ? Sample.shown(shape) : shape
     }
 
     @inline(__always)

@@ -151,6 +151,11 @@ struct ReportReadingTests {
         let keyed = try loadSpec(
             #"{"samples": 1000, "key": ["id", "region"], "columns": [{"name": "a", "format": "[0]"}]}"#)
         #expect(ReportReader.maximumBytes(for: keyed) == 35 << 20)
+        // A long key column name is written in every sample: 1000 × 3 × 6 bytes a byte more each.
+        let longName = String(repeating: "k", count: 1000)
+        let named = try loadSpec(
+            #"{"samples": 1000, "key": ["\#(longName)"], "columns": [{"name": "a", "format": "[0]"}]}"#)
+        #expect(ReportReader.maximumBytes(for: named) == 46 << 20)
     }
 
     @Test("counts that do not add up are refused")

@@ -35,6 +35,18 @@ struct ShapeTallyTests {
         }
     }
 
+    @Test("a shape of long characters kept as they are (emoji sequences) stops after a sample's 256 bytes")
+    func longCharacters() {
+        // A family emoji is one character of 25 bytes, a symbol, kept as it is.
+        var value = String(repeating: "👨‍👩‍👧‍👦", count: 64)
+        let shape = value.withUTF8 { ShapeTally.shape($0) }
+        #expect(shape.utf8.count <= Sample.valueBytesKept + "…".utf8.count)
+        #expect(shape.hasSuffix("…") && shape.hasPrefix("👨‍👩‍👧‍👦"))
+        // Letters with marks stacked on them are one placeholder each.
+        var accented = String(repeating: "e" + String(repeating: "\u{301}", count: 20), count: 3)
+        #expect(accented.withUTF8 { ShapeTally.shape($0) } == "aaa")
+    }
+
     @Test("counts equal a plain count of the reference's shapes, ranked by count then first seen")
     func countsAgree() {
         var random = SplitMix64(seed: 29)
