@@ -131,12 +131,18 @@ the reference wrote
 $(cat "$work/reference.stderr")"
 grep -q '^1000 rows: FAILED (1 column below threshold)$' "$work/packed.stderr" \
     || fail "the demo's summary misses its last line: $(cat "$work/packed.stderr")"
-# The HTML page says how long the run took: that line aside, it must be the same too.
+# The reports say when the run started and how long it took (docs/report.md): those aside, they
+# must be the same too.
+untime() {
+    sed -e 's|"started": "[^"]*"|"started": TIME|' -e 's|"durationSeconds": [0-9.]*|"durationSeconds": TIME|' \
+        -e 's|<dd id="started">[^<]*</dd>|<dd id="started">TIME</dd>|' \
+        -e 's|<dd id="elapsed">[^<]*</dd>|<dd id="elapsed">TIME</dd>|' "$1"
+}
 for out in packed reference; do
-    sed 's|<dd id="elapsed">[^<]*</dd>|<dd id="elapsed">TIME</dd>|' "$work/$out/report.html" \
-        >"$work/$out/report.untimed.html"
+    untime "$work/$out/report.html" >"$work/$out/report.untimed.html"
+    untime "$work/$out/report.json" >"$work/$out/report.untimed.json"
 done
-for output in customers.clean.csv report.json report.untimed.html; do
+for output in customers.clean.csv report.untimed.json report.untimed.html; do
     [ -s "$work/packed/$output" ] || fail "$name/bin/maskclean wrote no $output on the demo"
     cmp -s "$work/packed/$output" "$work/reference/$output" \
         || fail "the demo's $output from $name/bin/maskclean differs from the reference's"
@@ -156,7 +162,8 @@ if [ -n "$toolchain_bin" ] && unshare -m true 2>/dev/null; then
         --report hidden/report.json >"$work/hidden.stdout" 2>"$work/hidden.stderr") || status=$?
     [ "$status" = 1 ] \
         || fail "$name/bin/maskclean exited $status on the demo with $hidden hidden: $(cat "$work/hidden.stderr")"
-    for output in customers.clean.csv report.json; do
+    untime "$work/hidden/report.json" >"$work/hidden/report.untimed.json"
+    for output in customers.clean.csv report.untimed.json; do
         cmp -s "$work/hidden/$output" "$work/reference/$output" \
             || fail "the demo's $output from $name/bin/maskclean with $hidden hidden differs from the reference's"
     done

@@ -182,6 +182,22 @@ def assert_same_report(single, merged, what, rejected_lines=None):
     parts = merged.pop("parts", None)
     assert isinstance(parts, list) and parts, f"{what}: the merged report has no parts list"
     single.pop("parts", None)
+    # Where each report came from and when (docs/report.md#where-a-report-came-from): the merge's
+    # input is --input, its partitions read standard input, and each ran at its own time.
+    for key in ("input", "inputBytes", "spec", "started", "durationSeconds"):
+        single.pop(key, None)
+        merged.pop(key, None)
+    # A merge adds up each partition's ten most common shapes (docs/report.md#shapes): a merged
+    # count is at most the single run's, never more.
+    for one, other in zip(single["columns"], merged["columns"]):
+        whole, summed = one.pop("shapes", {}), other.pop("shapes", {})
+        for status, shapes in summed.items():
+            counts = {shape["shape"]: shape["count"] for shape in whole.get(status, [])}
+            for shape in shapes:
+                if shape["shape"] in counts:
+                    assert shape["count"] <= counts[shape["shape"]], (
+                        f"{what}: column {one['name']}'s {status} shape {shape['shape']!r} merged to "
+                        f"{shape['count']} cells, more than the single run's {counts[shape['shape']]}")
     row = 1
     for part in parts:
         assert part["firstRow"] == row, f"{what}: partition {part['part']} starts at row {part['firstRow']}, not {row}"
