@@ -64,6 +64,10 @@ struct RecordOptions: ParsableArguments {
         if spec == "-" && input == "-" {
             throw ValidationError("the spec and the input cannot both be standard input")
         }
+        if reportOutputs.baseline == "-" && (spec == "-" || input == "-") {
+            throw ValidationError(
+                "--baseline and the \(spec == "-" ? "spec" : "input") cannot both be standard input")
+        }
         if let jobs, !(1...Self.maximumJobs).contains(jobs) {
             throw ValidationError("--jobs must be from 1 to \(Self.maximumJobs)")
         }

@@ -45,6 +45,10 @@ struct Merge: ParsableCommand {
         if fromStandardInput > 1 {
             throw ValidationError("only one of the spec and the reports can be standard input")
         }
+        if reportOutputs.baseline == "-" && fromStandardInput > 0 {
+            throw ValidationError(
+                "--baseline and the \(spec == "-" ? "spec" : "reports") cannot both be standard input")
+        }
         if !(1...Count.maximum).contains(firstRow) {
             throw ValidationError(
                 "--first-row must be from 1 to \(Count.maximum) (the row the partial reports start at)")
