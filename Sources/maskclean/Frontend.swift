@@ -1,7 +1,7 @@
 // `run` and `check` after their arguments are parsed: the spec is loaded, the records run, the
 // summary shown and the outcome turned into the exit status.
 
-import Foundation
+import FoundationEssentials
 import MaskClean
 
 #if canImport(Glibc)
@@ -166,25 +166,31 @@ enum Frontend {
             Diagnostics.warning(error, "the summary is not appended")
             return
         }
-        let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        let room = stepSummaryLimit - existing - 1
-        guard room > 0 else { return }
-        let text = report.markdown(limit: room)
-        guard let handle = FileHandle(forWritingAtPath: path) ?? createdFile(path) else {
-            Diagnostics.warning("cannot append the summary to \(path) (GITHUB_STEP_SUMMARY)")
+        // O_APPEND: each write lands at the end, after whatever the step's other tools wrote.
+        let file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard file >= 0 else {
+            Diagnostics.warning(
+                "cannot append the summary to \(path) (GITHUB_STEP_SUMMARY): \(errorText(errno))")
             return
         }
-        defer { try? handle.close() }
-        do {
-            try handle.seekToEnd()
-            try handle.write(contentsOf: Array(text.utf8))
-        } catch {
-            Diagnostics.warning("cannot append the summary to \(path): \(error)")
+        defer { close(file) }
+        var status = stat()
+        let existing = fstat(file, &status) == 0 ? Int(status.st_size) : 0
+        let room = stepSummaryLimit - existing - 1
+        guard room > 0 else { return }
+        var bytes = Array(report.markdown(limit: room).utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                Diagnostics.warning("cannot append the summary to \(path): \(errorText(errno))")
+                return
+            }
+            bytes = bytes.dropFirst(written)
         }
     }
 
-    private static func createdFile(_ path: String) -> FileHandle? {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else { return nil }
-        return FileHandle(forWritingAtPath: path)
+    private static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
     }
 }

@@ -1,16 +1,17 @@
 // `--progress`: the bar `run` and `check` draw on a terminal's stderr while they read.
 
-import Foundation
+import FoundationEssentials
+import Synchronization
 
 /// `--progress`: a bar on stderr, redrawn at most ten times a second.
 final class ProgressBar: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var lastDraw = Date.distantPast
     private let start = Date()
     private var drawn = false
 
     func update(read: Int, size: Int?) {
-        lock.withLock {
+        lock.withLock { _ in
             let now = Date()
             guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
             lastDraw = now
@@ -23,20 +24,27 @@ final class ProgressBar: @unchecked Sendable {
                 line =
                     "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
                     + "]"
-                line += String(format: " %3.0f%%", fraction * 100)
+                let percent = String(Int((fraction * 100).rounded()))
+                line += " " + String(repeating: " ", count: max(0, 3 - percent.count)) + percent + "%"
             } else {
                 line = "read"
             }
-            line += String(format: " %.1f MB, %.1f MB/s", megabytes, rate)
+            line += " \(Self.oneDecimal(megabytes)) MB, \(Self.oneDecimal(rate)) MB/s"
             Diagnostics.print("\r\u{1B}[K" + line, terminator: "")
             drawn = true
         }
     }
 
     func finish() {
-        lock.withLock {
+        lock.withLock { _ in
             if drawn { Diagnostics.print("\r\u{1B}[K", terminator: "") }
             drawn = false
         }
+    }
+
+    /// A non-negative number with one decimal, as `%.1f` writes it: `12.3`.
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MaskClean
 
 #if canImport(Glibc)
@@ -42,16 +42,25 @@ enum Signals {
             pthread_sigmask(SIG_UNBLOCK, &blocked, nil)
             return
         }
-        let waiter = Thread {
-            // struct signalfd_siginfo is 128 bytes; the signal's number is its first field.
-            var information = [UInt32](repeating: 0, count: 32)
-            while true {
-                let count = information.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
-                guard count == 128 else { continue }
-                end(on: Int32(information[0]))
-            }
+        // A thread of its own (not a dispatch queue's, which the pipeline's workers fill), that
+        // reads the signal file descriptor passed as its argument for as long as the process runs.
+        var waiter = pthread_t()
+        let started = pthread_create(
+            &waiter, nil,
+            { argument in
+                let reader = Int32(Int(bitPattern: argument))
+                // struct signalfd_siginfo is 128 bytes; the signal's number is its first field.
+                var information = [UInt32](repeating: 0, count: 32)
+                while true {
+                    let count = information.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+                    guard count == 128 else { continue }
+                    Signals.end(on: Int32(information[0]))
+                }
+            }, UnsafeMutableRawPointer(bitPattern: Int(reader)))
+        if started != 0 {
+            // No thread: the signals end the process as they would, unblocked again.
+            pthread_sigmask(SIG_UNBLOCK, &blocked, nil)
         }
-        waiter.start()
     }
 
     /// Removes the temporary files, then ends the process with the signal's default action

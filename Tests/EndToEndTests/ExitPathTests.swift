@@ -110,7 +110,8 @@ struct ExitPathTests {
                 arguments, in: scratch.url, environment: ["GITHUB_STEP_SUMMARY": folder])
             #expect(missing.status == 0, "\(arguments): \(missing.stderr)")
             #expect(
-                missing.stderr == "warning: cannot append the summary to \(folder) (GITHUB_STEP_SUMMARY)\n",
+                missing.stderr
+                    == "warning: cannot append the summary to \(folder) (GITHUB_STEP_SUMMARY): No such file or directory\n",
                 "\(arguments): \(missing.stderr)")
             let spec = try Maskclean.run(
                 arguments, in: scratch.url, environment: ["GITHUB_STEP_SUMMARY": "spec.json"])

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where encoded bytes go: the pipeline's chunk output, or a plain array for small texts.
 protocol ByteSink {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A column's values of one kind, added up: what its formats and notes are made from
 /// (`KindFormats`), without the values.
@@ -170,7 +170,7 @@ enum KindFormats {
             + String(repeating: "9", count: digits.upperBound - digits.lowerBound) + "]"
         var formats: [String] = []
         for (format, _) in tally.formatCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
-            let written = format.replacingOccurrences(of: TimestampKind.fractionSlot, with: fraction)
+            let written = format.replacing(TimestampKind.fractionSlot, with: fraction)
             if !formats.contains(written) { formats.append(written) }
         }
         return Array(formats.prefix(1 + SpecProposer.maximumAlternatives))

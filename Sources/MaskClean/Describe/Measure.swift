@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
 import MaskEngine
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A proposed column's values masked with its formats, one after another, as a run masks them:
 /// through the masking stage's `CellMasker`, with the column's check, case, ignored and
@@ -239,8 +245,8 @@ struct Measure {
                 column.notes.append(
                     "taken out \(group.formats.map(SpecProposal.quoted).joined(separator: ", ")): "
                         + (group.sampled ? "in the sample, " : "")
-                        + reason.replacingOccurrences(
-                            of: "its formats would",
+                        + reason.replacing(
+                            "its formats would",
                             with: group.formats.count == 1 ? "it would" : "they would"))
             }
             return true

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// `describe`'s second reading in several threads (`RecordPass.read(_:workers:...)`): masking
 /// every record with what it proposes costs about what a `check` costs, and a check masks its
@@ -60,7 +60,7 @@ extension RecordPass {
 /// What the workers of one reading share: the chunk reader, taken in turn, the records counted
 /// and the earliest failure in input order.
 private final class Turns: @unchecked Sendable {
-    let lock = NSLock()
+    let lock = Lock()
     let readers: [any RecordReader]
     private(set) var records = 0
     private(set) var failure: (chunk: Int, error: MaskCleanError)?

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What `maskclean describe` reads (docs/command-line.md): the input, read as `run` reads it, how
 /// many of its records to read and how many of them to judge the proposal from.

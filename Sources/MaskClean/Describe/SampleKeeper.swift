@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `describe`'s sample (docs/command-line.md): of all the records read, the `size` whose keys are
 /// the smallest, a record's key being a hash of its place in the input (bottom-k sampling). Every
@@ -14,7 +14,7 @@ import Foundation
 final class SampleKeeper<Element>: @unchecked Sendable {
     /// The most records kept.
     let size: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The records kept, by key in a heap (the largest first) whose entries say where their
     /// record is in `elements`: the heap moves a few numbers, never a record.
     private var heap: [(key: UInt64, offset: Int, slot: Int)] = []

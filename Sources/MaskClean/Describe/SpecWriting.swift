@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The proposed spec as text (docs/command-line.md, `describe`): YAML with a comment for every
 /// column, or plain JSON. Both say the same; every string is quoted, so that no YAML reader takes
@@ -186,8 +186,9 @@ extension SpecProposal {
     /// Writes the spec to `path`: JSON for `.json`, YAML for `.yaml` or `.yml`, through a
     /// temporary file renamed into place, so that a failure leaves nothing half-written.
     public func write(to path: String) throws(MaskCleanError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let schema = (directory.isEmpty ? "." : directory) + "/" + Self.schemaFile
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let schema = (directory == "/" ? "" : directory) + "/" + Self.schemaFile
         let text =
             try Self.isJSON(path) ? json : yaml(schemaBeside: FileManager.default.fileExists(atPath: schema))
         let output = try OutputFile(path: path)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `--escape-formulas`: spreadsheet programs run a cell that starts with `= + - @`, a tab or a
 /// CR as a formula (and `+1 (555)` is such a cell). A leading `'` makes it text.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds record boundaries in a byte stream, so that the input can be cut into chunks of whole
 /// records and each chunk parsed on its own, in parallel.

@@ -92,7 +92,7 @@ extension JSONScanner {
 
     /// The code of the `\uXXXX` escape whose backslash is at `index`, if its four digits are hex.
     @inline(__always)
-    private static func hexEscape(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> UInt32? {
+    static func hexEscape(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> UInt32? {
         guard index + 5 < count else { return nil }
         var code: UInt32 = 0
         for offset in 2...5 {

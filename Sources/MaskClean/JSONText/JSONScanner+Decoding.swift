@@ -1,9 +1,9 @@
-import Foundation
+import FoundationEssentials
 
 // MARK: Decoding the values maskclean reads
 
 extension JSONScanner {
-    /// The text of a string token: its bytes when it has no escapes, else Foundation's decoding.
+    /// The text of a string token: its bytes when it has no escapes, else its escapes decoded.
     /// Nil when the bytes are not valid UTF-8.
     func decodeString(_ token: JSONToken) -> String? {
         let inner = UnsafeBufferPointer(
@@ -13,8 +13,47 @@ extension JSONScanner {
             if inner.allSatisfy({ $0 < 0x80 }) { return String(decoding: inner, as: UTF8.self) }
             return String(validating: inner, as: UTF8.self)
         }
-        let data = Data(UnsafeBufferPointer(rebasing: bytes[token.range]))
-        return (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) as? String
+        return Self.decodeEscapes(inner)
+    }
+
+    /// A string's text between its quotes, its escapes decoded (RFC 8259, section 7). Nil for
+    /// what a JSON string cannot hold: a control character, an escape that is not JSON's, a
+    /// surrogate escape not in a pair, bytes that are not UTF-8.
+    static func decodeEscapes(_ inner: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = inner.baseAddress else { return "" }
+        var text: [UInt8] = []
+        text.reserveCapacity(inner.count)
+        var index = 0
+        while index < inner.count {
+            let byte = base[index]
+            guard byte == UInt8(ascii: "\\") else {
+                guard byte >= 0x20 else { return nil }
+                text.append(byte)
+                index += 1
+                continue
+            }
+            guard let end = escapeEnd(base, at: index, count: inner.count) else { return nil }
+            switch base[index + 1] {
+            case UInt8(ascii: "b"): text.append(0x08)
+            case UInt8(ascii: "f"): text.append(0x0C)
+            case UInt8(ascii: "n"): text.append(0x0A)
+            case UInt8(ascii: "r"): text.append(0x0D)
+            case UInt8(ascii: "t"): text.append(0x09)
+            case UInt8(ascii: "u"):
+                // escapeEnd has checked the digits, and that a high surrogate has its low one.
+                guard var code = hexEscape(base, at: index, count: inner.count) else { return nil }
+                if (0xD800...0xDBFF).contains(code),
+                    let low = hexEscape(base, at: index + 6, count: inner.count)
+                {
+                    code = 0x10000 + (code - 0xD800) << 10 + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { return nil }
+                UTF8.encode(scalar) { text.append($0) }
+            default: text.append(base[index + 1])  // `"`, `\\` or `/`
+            }
+            index = end
+        }
+        return String(validating: text, as: UTF8.self)
     }
 
     /// A number token as plain decimal text: its own text when it has no exponent (`0.10` stays

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The kinds of JSON value, as the scanner sees them.
 enum JSONKind: Sendable, Equatable {
@@ -69,7 +69,9 @@ struct JSONScanner {
     private func describe(_ byte: UInt8) -> String {
         switch byte {
         case 0x20...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
-        default: return String(format: "byte 0x%02X", byte)
+        default:
+            let hex = String(byte, radix: 16, uppercase: true)
+            return "byte 0x" + (hex.count == 1 ? "0" : "") + hex
         }
     }
 

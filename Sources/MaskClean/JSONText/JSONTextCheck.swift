@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What keeps JSON text from being written out as it came: bytes that are not UTF-8 (overlong
 /// forms, encoded surrogates, Latin-1 bytes, truncated sequences) and `\u` escapes of a lone

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -243,10 +243,10 @@ private let syncFileRangeWrite: UInt32 = 2
 /// The temporary files in use, so that a signal that ends the process can remove them first.
 public final class TemporaryFiles: @unchecked Sendable {
     public static let shared = TemporaryFiles()
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Held while outputs are renamed into place, so that a signal lands before the first rename
     /// or after the last: never between two.
-    private let commitLock = NSLock()
+    private let commitLock = Lock()
     private var paths: Set<String> = []
     private var abandoned = false
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every file a run writes (the records, the quarantine, the report): checked against the input,
 /// the spec and each other, opened before any work, and committed together or not at all.

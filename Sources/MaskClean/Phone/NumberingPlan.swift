@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The numbering plans of every region: libphonenumber's metadata, as the facts
 /// `NumberingPlanData.swift` lists (`Tools/numbering-plan.py` writes it), read once, on first use.
@@ -30,7 +30,7 @@ public enum NumberingPlan {
     }
 
     nonisolated(unsafe) private static var automata: [Int: NumberAutomaton] = [:]
-    private static let automataLock = NSLock()
+    private static let automataLock = Lock()
 }
 
 /// The table, read.

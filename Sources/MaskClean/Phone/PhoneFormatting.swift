@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MaskEngine
 
 /// A country code's formats compiled to input-mask masks, so that the engine that formats every
@@ -113,7 +113,9 @@ extension NumberFormatRule {
             "$NP", with: String(decoding: region.nationalPrefix, as: UTF8.self)
         )
         .replacingFirst("$FG", with: String(format[first]))
-        return format.replacingCharacters(in: first, with: rule)
+        var formatted = format
+        formatted.replaceSubrange(first, with: rule)
+        return formatted
     }
 
     /// Where the format's first group reference (`$1`) is.
@@ -152,7 +154,9 @@ extension NumberFormatRule {
 
 extension String {
     fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
-        guard let range = range(of: target) else { return self }
-        return replacingCharacters(in: range, with: replacement)
+        guard let range = firstRange(of: target) else { return self }
+        var replaced = self
+        replaced.replaceSubrange(range, with: replacement)
+        return replaced
     }
 }

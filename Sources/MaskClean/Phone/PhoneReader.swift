@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MaskEngine
 
 /// What a phone column's formatted cell holds (`phoneFormat`, docs/spec.md#phone-columns).
@@ -350,8 +350,14 @@ public final class PhoneReader {
         if end - start == 2, let plan = regions.byLetters(cell[start], cell[start + 1]) {
             return .known(plan)
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: cell[start..<end]), as: UTF8.self)
-            .trimmingCharacters(in: .whitespaces)
+        // Spaces and tabs around the region are not part of it (Unicode's space separators too).
+        let scalars = String(decoding: UnsafeBufferPointer(rebasing: cell[start..<end]), as: UTF8.self)
+            .unicodeScalars
+        let isBlank = { (scalar: Unicode.Scalar) in
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let text = String(
+            String.UnicodeScalarView(scalars.drop(while: isBlank).reversed().drop(while: isBlank).reversed()))
         guard !text.isEmpty else { return .blank }
         return regions.index[text.uppercased()].map { .known(regions.all[$0]) } ?? .unknown
     }

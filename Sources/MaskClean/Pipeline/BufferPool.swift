@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Buffers handed back once their bytes are used, for the next chunk to fill.
 ///
@@ -6,7 +6,7 @@ import Foundation
 /// arenas keep growing with the file; with a pool, the buffers in use are the chunks in flight,
 /// and after the first few chunks nothing is allocated at all.
 final class BufferPool: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var free: [ByteBuffer] = []
     private let initialCapacity: Int
 

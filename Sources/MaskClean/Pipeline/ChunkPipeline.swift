@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// Masks chunks in parallel and hands their results on strictly in input order, each chunk's
 /// whole life on one thread: a worker reads it (one reader at a time, straight into the chunk's
@@ -34,8 +34,8 @@ final class ChunkPipeline: @unchecked Sendable {
     private let compression: ChunkCompression?
 
     /// Held by the one worker reading: chunks are cut in input order.
-    private let reading = NSLock()
-    private let condition = NSCondition()
+    private let reading = Lock()
+    private let condition = Condition()
     // Guarded by `condition`:
     private var idle: [ChunkProcessor] = []
     /// Output buffers written out, by the worker that filled them, for it to fill again.

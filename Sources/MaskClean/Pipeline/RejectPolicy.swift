@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a record cannot be read or written faithfully. Each case carries what its sentence names;
 /// `description` is that sentence, the one the message, the report and the summary show.

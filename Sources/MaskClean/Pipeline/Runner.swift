@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The options of `maskclean run` and `check` (docs/command-line.md).
 public struct RunOptions: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A previous report of the same spec (`--baseline`, docs/report.md#against-a-baseline): last
 /// night's export, which tonight's is compared with. Every report shows the change of each
@@ -123,16 +123,23 @@ enum ChangeText {
         let magnitude = abs(scaled)
         let sign = scaled < 0 ? "-" : scaled > 0 ? "+" : ""
         for places in decimals...(decimals + 6) {
-            var exact = magnitude
-            var cut = Decimal()
-            NSDecimalRound(&cut, &exact, places, .down)
+            let cut = truncated(magnitude, places: places)
             if let limit, (cut > limit) != (magnitude > limit) { continue }
             return sign + fixed(cut, places: places)
         }
-        var exact = magnitude
-        var cut = Decimal()
-        NSDecimalRound(&cut, &exact, decimals + 6, .down)
-        return sign + fixed(cut, places: decimals + 6)
+        return sign + fixed(truncated(magnitude, places: decimals + 6), places: decimals + 6)
+    }
+
+    /// A non-negative decimal cut to at most `places` decimals. Decimal's text is plain digits
+    /// with a point, never an exponent, so the cut is made on its digits.
+    static func truncated(_ value: Decimal, places: Int) -> Decimal {
+        let text = "\(value)"
+        guard let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) - 1 > places
+        else {
+            return value
+        }
+        let kept = places == 0 ? text[..<dot] : text[...dot] + text[text.index(after: dot)...].prefix(places)
+        return Decimal(string: String(kept)) ?? value
     }
 
     /// A non-negative decimal with exactly `places` decimals.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The page `--html` writes (docs/report.md): one self-contained HTML file a person opens after a
 /// run. Inline CSS and SVG only: no script, nothing fetched, no font to load. Every value from the

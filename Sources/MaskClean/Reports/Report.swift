@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MaskEngine
 
 /// A cell worth showing in the report: the row it is in (data records counted from 1, or from

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Report {
     /// The report as JSON, keys in the order of docs/report.md, two-space indented.

@@ -46,7 +46,9 @@ extension RunError {
     /// goes where many read it. The message on standard error keeps them.
     public func redactingData() -> RunError {
         let markers = [" (its columns", " (keys seen", "; did you mean"]
-        guard let start = markers.compactMap({ message.range(of: $0)?.lowerBound }).min() else { return self }
+        guard let start = markers.compactMap({ message.firstRange(of: $0)?.lowerBound }).min() else {
+            return self
+        }
         var redacted = self
         let tail = message[start...].replacing(#/"[^"]*"/#) { quoted in
             Redaction.redact(String(quoted.output))

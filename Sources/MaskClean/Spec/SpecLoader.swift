@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MaskEngine
 
 /// Reads and checks a spec file, JSON or YAML (docs/spec.md). Every problem is reported before any

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import MaskClean
 
 /// The options `run` and `check` share.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import MaskClean
 
 // maskclean describe INPUT [-o SPEC] [--sample N] [--head N] [--only a,"b, c",...]... [--input-format F] [--delimiter D]

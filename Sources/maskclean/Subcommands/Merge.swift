@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import MaskClean
 
 // maskclean merge SPEC REPORT... [--report REPORT] [options]

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MaskClean
@@ -173,6 +174,69 @@ struct JSONScannerTests {
                 #expect(JSONScanner(buffer).decodeString(token) == nil)
             }
         }
+    }
+
+    @Test(
+        "decodeEscapes agrees with Foundation's JSONSerialization on 20,000 random strings, bad escapes too")
+    func decodeEscapesAgreesWithFoundation() throws {
+        // Scalars from every range an escape can write: controls, ASCII, Latin-1, the BMP's edges
+        // around the surrogates, U+FFFF, and astral ones (written as surrogate pairs). Not U+FEFF,
+        // which Foundation drops from a string (the next test).
+        let pool: [UInt32] =
+            [0x00, 0x01, 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x1F, 0x20, 0x22, 0x2F, 0x41, 0x5C, 0x7A, 0x7F]
+            + [0x80, 0xA0, 0xE9, 0xFF, 0x100, 0x7FF, 0x800, 0x20AC, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF]
+            + [0x10000, 0x1F600, 0x10FFFF]
+        let broken = [
+            #"\ud800"#, #"\udc00"#, #"\ude00\ud83d"#, #"\ud83dx"#, #"\x41"#, #"\u12"#, #"\u00G0"#, "\u{01}",
+        ]
+        var random = SplitMix64(seed: 30)
+        for _ in 0..<20_000 {
+            var inner = ""
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                if Int.random(in: 0..<40, using: &random) == 0 {
+                    inner += broken.randomElement(using: &random)!
+                    continue
+                }
+                let scalar = Unicode.Scalar(pool.randomElement(using: &random)!)!
+                inner += Self.escaped(scalar, style: Int.random(in: 0..<4, using: &random))
+            }
+            let source = "\"" + inner + "\""
+            let ours = Array(source.utf8).withUnsafeBufferPointer { buffer in
+                JSONScanner.decodeEscapes(UnsafeBufferPointer(rebasing: buffer.dropFirst().dropLast()))
+            }
+            let theirs =
+                (try? JSONSerialization.jsonObject(with: Data(source.utf8), options: [.fragmentsAllowed]))
+                as? String
+            #expect(
+                ours.map { Array($0.unicodeScalars) } == theirs.map { Array($0.unicodeScalars) }, "\(source)")
+        }
+    }
+
+    @Test("decodeEscapes keeps U+FEFF, raw or escaped, where Foundation's JSONSerialization dropped it")
+    func decodeEscapesKeepsByteOrderMark() {
+        for source in [#"\ufeffid\n"#, "\u{FEFF}id\\n", #"a\uFEFF"#] {
+            let decoded = Array(source.utf8).withUnsafeBufferPointer { JSONScanner.decodeEscapes($0) }
+            #expect(decoded?.unicodeScalars.contains("\u{FEFF}") == true, "\(source)")
+        }
+    }
+
+    /// `scalar` in a JSON string: raw where JSON allows (style 0), as a short escape where it
+    /// has one (1), as `\uXXXX` in lower (2) or upper (3) case hex, a surrogate pair past U+FFFF.
+    private static func escaped(_ scalar: Unicode.Scalar, style: Int) -> String {
+        let short: [UInt32: String] = [
+            0x22: #"\""#, 0x5C: #"\\"#, 0x2F: #"\/"#, 0x08: #"\b"#, 0x0C: #"\f"#, 0x0A: #"\n"#, 0x0D: #"\r"#,
+            0x09: #"\t"#,
+        ]
+        let mustEscape = scalar.value < 0x20 || scalar == "\"" || scalar == "\\"
+        if style == 0 && !mustEscape { return String(scalar) }
+        if style == 1, let escape = short[scalar.value] { return escape }
+        func unit(_ value: UInt32) -> String {
+            let hex = String(value, radix: 16, uppercase: style == 3)
+            return #"\u"# + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        guard scalar.value > 0xFFFF else { return unit(scalar.value) }
+        let value = scalar.value - 0x10000
+        return unit(0xD800 + value >> 10) + unit(0xDC00 + value & 0x3FF)
     }
 
     @Test("plainDecimal keeps a number's own text, and writes exponents out in full")

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Splitting a CSV record without libcsv, when its quoting is simple: nearly every record of an
 /// export. The fields found are exactly those libcsv would hand over (`CSVPlainLineTests` holds

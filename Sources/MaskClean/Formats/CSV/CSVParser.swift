@@ -1,5 +1,11 @@
 import CLibCSV
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where a `CSVParser` hands what it reads: each field as libcsv completes it, then the end of
 /// its record. The bytes are libcsv's, valid only during the call.

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// CSV (RFC 4180): a record ends at a line feed outside quotes, or at a bare CR (an old Mac
 /// export; a CR before a line feed is part of that line's end). The scan follows libcsv's strict

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The column names of an input without a header line (`--no-header --columns`;
 /// docs/command-line.md#inputs-without-a-header-line).

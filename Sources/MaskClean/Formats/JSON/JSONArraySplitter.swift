@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON array of records: a record ends at a comma between the array's elements, outside
 /// strings and nested containers. The reader strips the opening `[` first.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading one JSON record: its members checked against the keys the spec masks, adds and (for
 /// CSV output) takes as columns, before anything of it is noted in the batch.

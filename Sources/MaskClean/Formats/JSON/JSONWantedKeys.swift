@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The keys a JSON record's members are looked up among — the masked ones and those maskclean
 /// adds — in plain memory: looking up a member reference-counts nothing, most members are told

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// NDJSON: every line feed ends a record (JSON strings cannot hold a raw line feed).
 struct LineSplitter: RecordSplitter {
