@@ -1,6 +1,6 @@
 # maskclean: `make run` shows it working on the demo export, `make test` proves it.
-# Both install what they need when it is missing: libcsv-dev, zlib1g-dev and libzstd-dev (make deps),
-# and for the tests groff, zstd, libxml2-utils, chromium and postgresql too (make test-deps).
+# Both install what they need when it is missing: libcsv-dev, zlib1g-dev, libzstd-dev, libyaml-dev
+# and libmd-dev (make deps), and for the tests groff, zstd, libxml2-utils, chromium and postgresql too (make test-deps).
 # `make dist` builds the binary that travels, dist/maskclean-VERSION-linux-ARCH.tar.gz (a static
 # Swift runtime, libcsv, zlib and libzstd linked in, stripped; with the manual, README.md and
 # LICENSE; also left unpacked in dist/, `make -s dist-path` prints its binary's path); `make
@@ -40,7 +40,9 @@ endef
 deps:
 	$(call install-missing,[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
-	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev";)
+	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
+	[ -f /usr/include/yaml.h ] || missing="$$missing libyaml-dev"; \
+	[ -f /usr/include/sha2.h ] || missing="$$missing libmd-dev";)
 
 # What the tests need besides: groff checks the manual, the zstd tool the compressed outputs,
 # xmllint (libxml2-utils) the JUnit XML against its schema, Chromium renders the HTML report
@@ -50,7 +52,8 @@ deps:
 # does, and python-stdnum (from PyPI into ORACLE_VENV) is one of the independent implementations
 # the column checks are tested against (Tests/Oracles/checks_oracle.py), as phonenumbers
 # (libphonenumber's Python port, the version whose metadata Sources/MaskClean/Phone's numbering
-# plan was generated from) is the phone columns' (Tests/Oracles/phone_oracle.py). Building or
+# plan was generated from) is the phone columns' (Tests/Oracles/phone_oracle.py), and PyYAML
+# (Debian's python3-yaml) the YAML spec reader's for plain scalars (YAMLResolverTests). Building or
 # running the demo does not install them.
 GFM_VENV          = .build/gfm-venv
 CMARKGFM_VERSION  = 2025.10.22
@@ -64,7 +67,8 @@ test-deps: deps
 	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
-	python3 -c 'import venv; import ensurepip' 2>/dev/null || missing="$$missing python3-venv";)
+	python3 -c 'import venv; import ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
+	/usr/bin/python3 -c 'import yaml' 2>/dev/null || missing="$$missing python3-yaml";)
 	@$(GFM_VENV)/bin/python -c 'import cmarkgfm' 2>/dev/null || { \
 		echo "Installing cmarkgfm $(CMARKGFM_VERSION) into $(GFM_VENV)…"; \
 		rm -rf $(GFM_VENV) && python3 -m venv $(GFM_VENV) && \
@@ -178,15 +182,15 @@ sanitize-address: test-deps
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 # The binary that travels: a release build with the Swift runtime and Foundation linked in
-# (--static-swift-stdlib) and libcsv, zlib and libzstd taken from their static archives, stripped,
-# so that it needs only the C runtime. The system library targets' module maps ask for -lcsv, -lz
-# and -lzstd, and the linker takes a .so over a .a in the same directory: DIST_LIBS holds only
+# (--static-swift-stdlib) and libcsv, zlib, libzstd, libyaml and libmd taken from their static
+# archives, stripped, so that it needs only the C runtime. The system library targets' module maps
+# ask for -lcsv, -lz, -lzstd, -lyaml and -lmd, and the linker takes a .so over a .a in the same directory: DIST_LIBS holds only
 # links to the .a files and comes first in the search path. VERSION is the one in
 # Sources/MaskClean/Reports/ReportOrigin.swift (`maskcleanVersion`, which --version and every report
 # print); `make dist` checks that the binary's --version says it.
 ARCH         := $(shell uname -m)
 MULTIARCH    := $(shell gcc -print-multiarch 2>/dev/null || echo $(ARCH)-linux-gnu)
-STATIC_LIBS   = csv z zstd
+STATIC_LIBS   = csv z zstd yaml md
 VERSION      := $(shell sed -n 's/^public let maskcleanVersion = "\([^"]*\)".*/\1/p' Sources/MaskClean/Reports/ReportOrigin.swift | head -n 1)
 DIST_SCRATCH  = .build-dist
 DIST_LIBS     = $(DIST_SCRATCH)/static-libs

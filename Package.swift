@@ -11,10 +11,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        // SHA-256 for the spec's fingerprint in every report (docs/report.md).
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
-        // YAML specs (docs/spec.md), read into the same tree as a JSON spec.
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,12 +25,22 @@ let package = Package(
             name: "CZstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // SHA-256 for the spec's fingerprint in every report (docs/report.md): libmd, the BSD
+        // message digests.
+        .systemLibrary(
+            name: "CLibMD",
+            providers: [.apt(["libmd-dev"])]
+        ),
+        // YAML specs (docs/spec.md), read into the same tree as a JSON spec.
+        .systemLibrary(
+            name: "CLibYAML",
+            providers: [.apt(["libyaml-dev"])]
+        ),
         .target(name: "MaskEngine"),
         .target(
             name: "MaskClean",
             dependencies: [
-                "MaskEngine", "CLibCSV", "CZlib", "CZstd", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Yams", package: "Yams"),
+                "MaskEngine", "CLibCSV", "CZlib", "CZstd", "CLibYAML", "CLibMD",
             ]
         ),
         .executableTarget(

@@ -1,4 +1,4 @@
-import Crypto
+import CLibMD
 import MaskEngine
 
 /// The fingerprint of a spec (docs/report.md): SHA-256 over a canonical text of what the spec
@@ -10,8 +10,17 @@ enum SpecFingerprint {
     static let version = "maskclean-spec-1"
 
     static func of(_ spec: Spec) -> String {
-        let digest = SHA256.hash(data: Array(canonicalText(spec).utf8))
-        return "sha256:" + digest.map { hexDigits(UInt32($0), count: 2) }.joined()
+        "sha256:" + sha256(Array(canonicalText(spec).utf8)).map { hexDigits(UInt32($0), count: 2) }.joined()
+    }
+
+    /// SHA-256 (FIPS 180-4) of `bytes`, by libmd, the BSD message digests.
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var context = SHA2_CTX()
+        SHA256Init(&context)
+        bytes.withUnsafeBufferPointer { SHA256Update(&context, $0.baseAddress, $0.count) }
+        var digest = [UInt8](repeating: 0, count: 32)
+        SHA256Final(&digest, &context)
+        return digest
     }
 
     /// One line per setting, in a fixed order; strings as JSON strings, so that no value can

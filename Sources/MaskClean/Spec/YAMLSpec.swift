@@ -1,5 +1,3 @@
-import Yams
-
 /// A YAML spec (docs/spec.md), read into the tree a JSON spec makes, so that one reader checks
 /// both with the same keys, defaults and messages. What the tree cannot say is kept beside it:
 /// the line of every node and key, and what each plain scalar was written as.
@@ -24,20 +22,18 @@ struct YAMLSpec {
     private(set) var plainScalars: [Int: PlainScalar] = [:]
 
     private let file: String
-    /// The scalars that Yams misreads, as written.
-    private var survey = YAMLSurvey()
 
     /// Parses `bytes` (UTF-8, the byte-order mark already removed) into the tree the JSON reader
     /// makes, and the places of its nodes.
     static func parse(_ bytes: [UInt8], file: String) throws(MaskCleanError) -> (JSONNode, YAMLSpec) {
         var spec = YAMLSpec(file: file)
         let text = try spec.decodedText(bytes)
-        // Bounded before Yams composes a tree: aliases repeat a value without writing it again,
+        // Bounded before a tree is composed: aliases repeat a value without writing it again,
         // so a few lines could otherwise expand to billions of values, or nest 50,000 deep. The
         // bound on values is a JSON spec's (SpecLoader.maximumValues): one spec, either form.
         let maximumValues = SpecLoader.maximumValues
         do throws(YAMLSurvey.Refusal) {
-            spec.survey = try YAMLSurvey.survey(
+            try YAMLSurvey.survey(
                 bytes, maximumDepth: JSONScanner.maximumDepth, maximumValues: maximumValues)
         } catch {
             switch error {
@@ -47,28 +43,24 @@ struct YAMLSpec {
                 throw spec.fail(line: line, "more than \(maximumValues) values once its aliases are expanded")
             }
         }
-        let document: Node
-        do {
-            let parser = try Parser(yaml: text, resolver: .basic, constructor: .default, encoding: .utf8)
-            guard let first = try parser.nextRoot() else {
-                throw spec.fail(line: 1, "no YAML document: a spec is a mapping with the key \"columns\"")
-            }
-            if let second = try parser.nextRoot() {
-                throw spec.fail(
-                    line: second.mark?.line ?? 1,
-                    "a second YAML document (after ---): a spec is one document")
-            }
-            document = first
-        } catch let error as MaskCleanError {
-            throw error
-        } catch let error as YamlError {
-            throw spec.syntaxError(error, text: text)
+        let (first, second): (YAMLNode?, YAMLNode?)
+        do throws(YAMLSyntaxError) {
+            let composer = YAMLComposer(Array(text.utf8))
+            first = try composer.nextDocument()
+            second = first == nil ? nil : try composer.nextDocument()
         } catch {
-            throw spec.fail(line: 1, "\(error)")
+            throw spec.syntaxError(error, text: text)
+        }
+        guard let document = first else {
+            throw spec.fail(line: 1, "no YAML document: a spec is a mapping with the key \"columns\"")
+        }
+        if let second {
+            throw spec.fail(
+                line: second.mark.line, "a second YAML document (after ---): a spec is one document")
         }
         guard case .mapping = document else {
             throw spec.fail(
-                line: document.mark?.line ?? 1,
+                line: document.mark.line,
                 "the document is \(Self.kind(of: document)), not a mapping: a spec is a mapping with the key \"columns\""
             )
         }
@@ -80,8 +72,8 @@ struct YAMLSpec {
         .spec("\(file):\(line)", nil, UsageMessage(what))
     }
 
-    private func fail(_ node: Node, _ what: String) -> MaskCleanError {
-        fail(line: node.mark?.line ?? 1, what)
+    private func fail(_ node: YAMLNode, _ what: String) -> MaskCleanError {
+        fail(line: node.mark.line, what)
     }
 
     // MARK: Text
@@ -109,26 +101,19 @@ struct YAMLSpec {
 
     /// A YAML syntax error, with its line and column: `spec.yaml:3: column 7: mapping values are
     /// not allowed in this context`.
-    private func syntaxError(_ error: YamlError, text: String) -> MaskCleanError {
+    private func syntaxError(_ error: YAMLSyntaxError, text: String) -> MaskCleanError {
         switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
+        case .syntax(let problem, let mark, let context):
             let during = context.map { " (\($0.text), line \($0.mark.line))" } ?? ""
             return fail(
                 line: mark.line,
                 "column \(mark.column): \(problem)\(during)\(Self.flowHint(text, line: mark.line))")
-        case .duplicatedKeysInMapping(let keys, let context):
-            let named = keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        case .keysTwice(let keys, let mark):
+            let named = keys.map { "\"\($0)\"" }.joined(separator: ", ")
             return fail(
-                line: context.mark.line,
+                line: mark.line,
                 "key \(named) written twice in one mapping (the first is on this line): YAML would keep one silently"
             )
-        case .reader(let problem, let offset, _, _):
-            // Yams gives the offset in characters.
-            let line = offset.map { 1 + text.prefix($0).count(where: { $0 == "\n" || $0 == "\r\n" }) } ?? 1
-            return fail(line: line, problem)
-        default:
-            return fail(line: 1, "\(error)")
         }
     }
 
@@ -148,61 +133,50 @@ struct YAMLSpec {
 
     // MARK: Nodes
 
-    private mutating func number(_ node: Node) -> Int {
-        lines.append(node.mark?.line ?? 1)
+    private mutating func number(_ node: YAMLNode) -> Int {
+        lines.append(node.mark.line)
         return lines.count - 1
-    }
-
-    /// A scalar's text, every character as written.
-    private func text(of scalar: Node.Scalar) -> String {
-        guard let mark = scalar.mark else { return scalar.string }
-        let place = YAMLSurvey.Place(line: mark.line, column: mark.column)
-        return survey.valuesStartingWithByteOrderMark[place] ?? scalar.string
     }
 
     /// The survey bounded the depth and the values, aliases expanded, so that this recursion
     /// goes no deeper than the limit and ends.
-    private mutating func convert(_ node: Node) throws(MaskCleanError) -> JSONNode {
+    private mutating func convert(_ node: YAMLNode) throws(MaskCleanError) -> JSONNode {
         switch node {
-        case .scalar(let scalar):
+        case .scalar(let scalar, _):
             let id = number(node)
             // The tag as written: "" when none was (the scalar is read from its style), `!` or
-            // `!!str` for a string. Read before anything resolves it.
-            let tag = scalar.tag.description
-            guard tag.isEmpty || tag == "!" || tag == Self.stringTag else {
+            // `!!str` for a string.
+            guard scalar.tag.isEmpty || scalar.tag == "!" || scalar.tag == Self.stringTag else {
                 throw fail(
-                    node, "the tag \(Self.shortTag(tag)) is not part of a spec: write the value without it")
+                    node,
+                    "the tag \(Self.shortTag(scalar.tag)) is not part of a spec: write the value without it")
             }
-            guard tag.isEmpty, scalar.style == .plain else { return .string(text(of: scalar), offset: id) }
-            return plain(text(of: scalar), id: id)
-        case .sequence(let sequence):
-            try checkTag(sequence.tag, node, allowed: "tag:yaml.org,2002:seq")
+            guard scalar.tag.isEmpty, scalar.isPlain else { return .string(scalar.text, offset: id) }
+            return plain(scalar.text, id: id)
+        case .sequence(let sequence, let tag, _):
+            try checkTag(tag, node, allowed: "tag:yaml.org,2002:seq")
             let id = number(node)
             var elements: [JSONNode] = []
             for element in sequence {
                 elements.append(try convert(element))
             }
             return .array(elements, offset: id)
-        case .mapping(let mapping):
-            try checkTag(mapping.tag, node, allowed: "tag:yaml.org,2002:map")
+        case .mapping(let mapping, let tag, _):
+            try checkTag(tag, node, allowed: "tag:yaml.org,2002:map")
             let id = number(node)
             var pairs: [(key: String, value: JSONNode)] = []
             var lines: [String: Int] = [:]
-            var merged: [Node] = []
+            var merged: [YAMLNode] = []
             for (keyNode, valueNode) in mapping {
-                guard case .scalar(let keyScalar) = keyNode else {
+                guard case .scalar(let keyScalar, _) = keyNode else {
                     throw fail(keyNode, "a key that is \(Self.kind(of: keyNode)): keys are names")
                 }
-                let key = text(of: keyScalar)
-                // A key's tag is resolved by the parser (to `!!str`) when it checks for repeated keys.
-                if key == "<<", keyScalar.style == .plain,
-                    [Tag.Name.implicit.rawValue, Self.stringTag].contains(keyScalar.tag.description)
-                {
+                if YAMLKey(keyScalar).reading == .merge {
                     merged.append(valueNode)
                     continue
                 }
-                pairs.append((key, try convert(valueNode)))
-                lines[key] = keyNode.mark?.line ?? 1
+                pairs.append((keyScalar.text, try convert(valueNode)))
+                lines[keyScalar.text] = keyNode.mark.line
             }
             // A merge key (`<<: *defaults`) adds the keys of the mappings it names that the
             // mapping does not write itself; of two merged mappings, the first listed wins.
@@ -221,19 +195,15 @@ struct YAMLSpec {
             }
             keyLines[id] = lines
             return .object(pairs, offset: id)
-        case .alias:
-            // The parser replaces every alias by the node its anchor names.
-            throw fail(node, "an alias that names no anchor")
         }
     }
 
-    private static func mergedMappings(_ value: Node) -> [Node] {
-        if case .sequence(let sequence) = value { return Array(sequence) }
+    private static func mergedMappings(_ value: YAMLNode) -> [YAMLNode] {
+        if case .sequence(let sequence, _, _) = value { return sequence }
         return [value]
     }
 
-    private func checkTag(_ tag: Tag, _ node: Node, allowed: String) throws(MaskCleanError) {
-        let written = tag.description
+    private func checkTag(_ written: String, _ node: YAMLNode, allowed: String) throws(MaskCleanError) {
         guard written.isEmpty || written == "!" || written == allowed else {
             throw fail(
                 node, "the tag \(Self.shortTag(written)) is not part of a spec: write the value without it")
@@ -248,21 +218,21 @@ struct YAMLSpec {
         return tag.hasPrefix(prefix) ? "!!" + tag.dropFirst(prefix.count) : tag
     }
 
-    private static func kind(of node: Node) -> String {
+    private static func kind(of node: YAMLNode) -> String {
         switch node {
         case .mapping: "a mapping"
         case .sequence: "a sequence"
-        case .scalar, .alias: "a scalar"
+        case .scalar: "a scalar"
         }
     }
 
-    /// A plain scalar: what YAML reads it as. A YAML 1.1 reader (as Yams is) and a YAML 1.2 one
+    /// A plain scalar: what YAML reads it as. A YAML 1.1 reader (as PyYAML is) and a YAML 1.2 one
     /// disagree on some (`no`, `0777`, `1_000`); the reader refuses those where it wants a string,
     /// and takes as numbers only the decimal numbers that every reader reads alike.
     private mutating func plain(_ text: String, id: Int) -> JSONNode {
-        var resolved = Resolver.default.resolveTag(of: Node(text, .implicit, .plain))
+        var resolved = YAMLResolver.reading(ofPlain: text)
         // YAML 1.2 also reads `-.5` and `+.5` as numbers.
-        if resolved == .str, Self.isDecimal(text) { resolved = .float }
+        if resolved == .string, Self.isDecimal(text) { resolved = .float }
         switch resolved {
         case .null:
             plainScalars[id] = PlainScalar(text: text, readsAs: "null")

@@ -1,30 +1,20 @@
-import CYaml
+import CLibYAML
 
 /// What libyaml's events say of a YAML text before anything is composed from them: how deep it
-/// nests and how many values it holds, aliases expanded, and the scalars Yams would misread.
+/// nests and how many values it holds, aliases expanded.
 ///
-/// Yams composes a tree in which an alias is the anchored node itself, so a few lines of chained
-/// aliases (`a2: &a2 [*a1]`, …) make a tree 50,000 deep that recursion then walks, compares and
-/// frees: the stack overflows. This pass reads the events one at a time, with a stack of its
-/// own, and records for each anchor the height and size of its node, so that an alias counts
-/// for all it brings in. A text it refuses is never composed; one it passes is at most
-/// `maximumDepth` deep however Yams or the spec reader walks it.
+/// `YAMLComposer` composes a tree in which an alias is the anchored node itself, so a few lines
+/// of chained aliases (`a2: &a2 [*a1]`, …) make a tree 50,000 deep that the spec reader's
+/// recursion then walks: the stack overflows. This pass reads the events one at a time, with a
+/// stack of its own, and records for each anchor the height and size of its node, so that an
+/// alias counts for all it brings in. A text it refuses is never composed; one it passes is at
+/// most `maximumDepth` deep however the spec reader walks it.
 struct YAMLSurvey {
-    /// Where a scalar begins, as Yams marks its node: line and column, from 1.
-    struct Place: Hashable {
-        var line: Int
-        var column: Int
-    }
-
     /// Why a text is refused, and the line of the value that goes past the limit.
     enum Refusal: Error {
         case tooDeep(line: Int)
         case tooManyValues(line: Int)
     }
-
-    /// Scalars that begin with U+FEFF, as written, by their place: Yams decodes a scalar with
-    /// Foundation, which drops a leading byte-order mark, so that `"\uFEFFid"` read as `id`.
-    private(set) var valuesStartingWithByteOrderMark: [Place: String] = [:]
 
     /// A sequence or mapping not yet ended.
     private struct Open {
@@ -35,21 +25,18 @@ struct YAMLSurvey {
         var values = 1
     }
 
-    /// Surveys `bytes` (UTF-8, as Yams is given them). A syntax error ends the survey early with
-    /// what it has: Yams stops at the same event and reports it, having composed only what was
+    /// Surveys `bytes` (UTF-8, as the composer is given them). A syntax error ends the survey
+    /// early: the composer stops at the same event and reports it, having composed only what was
     /// surveyed.
-    static func survey(
-        _ bytes: [UInt8], maximumDepth: Int, maximumValues: Int
-    ) throws(Refusal) -> YAMLSurvey {
-        var survey = YAMLSurvey()
+    static func survey(_ bytes: [UInt8], maximumDepth: Int, maximumValues: Int) throws(Refusal) {
         var parser = yaml_parser_t()
-        // Fails only for want of memory, which Yams' own parser then meets first.
-        guard yaml_parser_initialize(&parser) == 1 else { return survey }
+        // Fails only for want of memory, which the composer's parser then meets first.
+        guard yaml_parser_initialize(&parser) == 1 else { return }
         defer { yaml_parser_delete(&parser) }
-        // Yams reads the same bytes with the same settings, so both see the same events.
+        // The composer reads the same bytes with the same settings, so both see the same events.
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         var open: [Open] = []
-        // Anchors stay known across documents, as they do in Yams: a later one shadows an earlier.
+        // Anchors stay known across documents, as they do in the composer: a later one shadows an earlier.
         var anchors: [String: (height: Int, values: Int)] = [:]
         var total = 0
         return try bytes.withUnsafeBufferPointer { buffer throws(Refusal) in
@@ -63,7 +50,7 @@ struct YAMLSurvey {
                     {
                         throw .tooDeep(line: Int(parser.problem_mark.line) + 1)
                     }
-                    return survey
+                    return
                 }
                 defer { yaml_event_delete(&event) }
                 let line = Int(event.start_mark.line) + 1
@@ -87,13 +74,8 @@ struct YAMLSurvey {
                     let scalar = event.data.scalar
                     try admit(height: 1, values: 1)
                     ended(height: 1, values: 1, anchor: name(scalar.anchor))
-                    let value = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
-                    if value.starts(with: InputText.byteOrderMark) {
-                        let place = Place(line: line, column: Int(event.start_mark.column) + 1)
-                        survey.valuesStartingWithByteOrderMark[place] = String(decoding: value, as: UTF8.self)
-                    }
                 case YAML_ALIAS_EVENT:
-                    // An alias of an anchor not yet ended (or none) is Yams' to report: count it as one.
+                    // An alias of an anchor not yet ended (or none) is the composer's to report: count it as one.
                     let named = name(event.data.alias.anchor).flatMap { anchors[$0] } ?? (1, 1)
                     try admit(height: named.height, values: named.values)
                     ended(height: named.height, values: named.values, anchor: nil)
@@ -104,10 +86,10 @@ struct YAMLSurvey {
                     try admit(height: 1, values: 1)
                     open.append(Open(anchor: name(event.data.mapping_start.anchor)))
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                    guard let closed = open.popLast() else { return survey }
+                    guard let closed = open.popLast() else { return }
                     ended(height: closed.height, values: closed.values, anchor: closed.anchor)
                 case YAML_STREAM_END_EVENT:
-                    return survey
+                    return
                 default:
                     continue
                 }

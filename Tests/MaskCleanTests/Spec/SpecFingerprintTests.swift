@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import MaskClean
@@ -119,5 +121,56 @@ struct SpecFingerprintTests {
             try loadSpec(#"{"columns": [{"name": "a\n  format \"x\"", "format": "[0]"}]}"#))
         #expect(text.contains(#"column "a\n  format \"x\"""#))
         #expect(text.components(separatedBy: "\n  format ").count == 2)
+    }
+}
+
+/// The SHA-256 under the fingerprint is libmd's: it must agree with an independent implementation,
+/// coreutils' sha256sum, on inputs of every length around the 64-byte block and its 56-byte
+/// padding boundary, and on large ones.
+@Suite("The fingerprint's SHA-256")
+struct SpecFingerprintSHA256Tests {
+    @Test("FIPS 180-4's examples: \"abc\" and the 448-bit message")
+    func knownAnswers() {
+        func hex(_ text: String) -> String {
+            SpecFingerprint.sha256(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        }
+        #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    @Test("agrees with sha256sum on 330 inputs, 0 to 300 bytes and up to 3 MB")
+    func agreesWithSHA256Sum() throws {
+        let folder = try TemporaryFolder()
+        var generator = SplitMix64(seed: 0x5EED_F1A6)
+        let lengths =
+            Array(0...300) + [511, 512, 513, 1023, 1024, 1025, 4095, 4096, 65_535, 65_536, 1_000_000]
+            + (0..<18).map { _ in Int(generator.next() % 3_000_000) }
+        var paths: [String] = []
+        var expected: [String: String] = [:]
+        for (index, length) in lengths.enumerated() {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let path = try folder.write("input-\(index)", bytes)
+            paths.append(path)
+            expected[path] = SpecFingerprint.sha256(bytes).map { String(format: "%02x", $0) }.joined()
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sha256sum"] + paths
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == lengths.count)
+        for line in lines {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            let path = String(parts[1].drop(while: { $0 == " " || $0 == "*" }))
+            #expect(expected[path] == String(parts[0]), "\(path)")
+        }
     }
 }

@@ -1,0 +1,55 @@
+/// What a plain (unquoted, untagged) YAML scalar reads as under YAML 1.1's implicit types, the
+/// rules PyYAML, Yams and most YAML 1.1 readers apply in this order, the first that matches
+/// winning (https://yaml.org/type/: bool, int, float, merge, null, timestamp, value). The spec
+/// reader refuses the surprising ones where it wants a string (docs/spec.md#yaml).
+enum YAMLResolver {
+    enum Reading: Hashable {
+        case bool, int, float, merge, null, timestamp, value, string
+    }
+
+    static func reading(ofPlain text: String) -> Reading {
+        if text.wholeMatch(of: bool) != nil { return .bool }
+        if text.wholeMatch(of: int) != nil { return .int }
+        if text.wholeMatch(of: float) != nil { return .float }
+        if text == "<<" { return .merge }
+        if text.wholeMatch(of: null) != nil { return .null }
+        if text.wholeMatch(of: timestamp) != nil { return .timestamp }
+        if text == "=" { return .value }
+        return .string
+    }
+
+    nonisolated(unsafe) private static let bool =
+        /yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF/
+
+    nonisolated(unsafe) private static let int =
+        /[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+/
+
+    nonisolated(unsafe) private static let float =
+        /[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)/
+
+    nonisolated(unsafe) private static let null = /~|null|Null|NULL|/
+
+    nonisolated(unsafe) private static let timestamp =
+        /[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?/
+}
+
+/// A mapping key as YAML compares keys: its text and what it reads as, so that `1` and `"1"`
+/// are two keys and `"a"` and `a` one.
+struct YAMLKey: Hashable {
+    var text: String
+    var reading: YAMLResolver.Reading?
+    var tag: String
+
+    init(_ scalar: YAMLNode.Scalar) {
+        text = scalar.text
+        if scalar.isPlain && scalar.tag.isEmpty {
+            reading = YAMLResolver.reading(ofPlain: scalar.text)
+            tag = ""
+        } else {
+            // Quoted, `!` and `!!str` are strings; another tag is itself.
+            reading = nil
+            tag = scalar.tag == "!" || scalar.tag == "tag:yaml.org,2002:str" ? "" : scalar.tag
+        }
+        if reading == .string { reading = nil }
+    }
+}
