@@ -1,11 +1,12 @@
 # maskclean: `make run` shows it working on the demo export, `make test` proves it.
 # Both install what they need when it is missing: libcsv-dev, zlib1g-dev, libzstd-dev, libyaml-dev
-# and libmd-dev (make deps), and for the tests groff, zstd, libxml2-utils, chromium and postgresql too (make test-deps).
-# `make dist` builds the binary that travels, dist/maskclean-VERSION-linux-ARCH.tar.gz (a static
-# Swift runtime, libcsv, zlib and libzstd linked in, stripped; with the manual, README.md and
-# LICENSE; also left unpacked in dist/, `make -s dist-path` prints its binary's path); `make
-# test-dist` checks that it needs only the C runtime and runs the demo without the toolchain.
-# `make install PREFIX=/usr/local` (and DESTDIR=…) installs that binary and the manual.
+# and libmd-dev (make deps), and for the tests groff, zstd, libxml2-utils, chromium and postgresql
+# too (make test-deps). `make dist` builds the binary that travels (the Swift runtime and the C
+# libraries linked in, stripped; `make -s dist-path` prints its path) and packs it with the
+# manual and the shell completions as a tarball, a Python wheel and a Debian package, with
+# dist/SHA256SUMS; `make test-dist` installs each as a user would and runs the demo without the
+# toolchain. `make install PREFIX=/usr/local` (and DESTDIR=…) installs the binary, the manual and
+# the completions.
 
 SWIFT       ?= swift
 CONFIG      ?= release
@@ -21,7 +22,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec FuzzYAMLSpec FuzzReport FuzzPhone
 
 .PHONY: all deps test-deps build run test lint format bench bench-deps bench-peers build-bench fuzz build-fuzz sanitize sanitize-thread \
-	sanitize-address dist dist-path test-dist spark-deps test-spark install clean
+	sanitize-address dist dist-stage dist-tarball wheel deb dist-path test-dist check-reproducible spark-deps test-spark install clean
 
 all: build
 
@@ -181,25 +182,44 @@ sanitize-address: test-deps
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/.lsan-suppressions \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan
 
-# The binary that travels: a release build with the Swift runtime and Foundation linked in
-# (--static-swift-stdlib) and libcsv, zlib, libzstd, libyaml and libmd taken from their static
+# The binary that travels: a release build with the Swift runtime and FoundationEssentials linked
+# in (--static-swift-stdlib) and libcsv, zlib, libzstd, libyaml and libmd taken from their static
 # archives, stripped, so that it needs only the C runtime. The system library targets' module maps
-# ask for -lcsv, -lz, -lzstd, -lyaml and -lmd, and the linker takes a .so over a .a in the same directory: DIST_LIBS holds only
-# links to the .a files and comes first in the search path. VERSION is the one in
-# Sources/MaskClean/Reports/ReportOrigin.swift (`maskcleanVersion`, which --version and every report
-# print); `make dist` checks that the binary's --version says it.
+# ask for -lcsv, -lz, -lzstd, -lyaml and -lmd, and the linker takes a .so over a .a in the same
+# directory: DIST_LIBS holds only links to the .a files and comes first in the search path.
+# VERSION is the one in Sources/MaskClean/Reports/ReportOrigin.swift (`maskcleanVersion`, which
+# --version and every report print); `make dist` checks that the binary's --version says it.
+#
+# `make dist` stages that binary with the manual, the shell completions (which the binary writes:
+# --generate-completion-script), README.md and LICENSE in DIST_DIR, and packs them three ways:
+# the tarball, the wheel (make wheel, Tools/packaging/wheel.py) and the Debian package (make deb,
+# Tools/packaging/deb.sh), then writes their SHA-256 sums to dist/SHA256SUMS. Each package is
+# reproducible: its times are SOURCE_DATE_EPOCH (by default the last commit's), its owners root,
+# its entries in a fixed order (docs/install.md).
 ARCH         := $(shell uname -m)
 MULTIARCH    := $(shell gcc -print-multiarch 2>/dev/null || echo $(ARCH)-linux-gnu)
 STATIC_LIBS   = csv z zstd yaml md
 VERSION      := $(shell sed -n 's/^public let maskcleanVersion = "\([^"]*\)".*/\1/p' Sources/MaskClean/Reports/ReportOrigin.swift | head -n 1)
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+export SOURCE_DATE_EPOCH
 DIST_SCRATCH  = .build-dist
 DIST_LIBS     = $(DIST_SCRATCH)/static-libs
 DIST_NAME     = maskclean-$(VERSION)-linux-$(ARCH)
 DIST_DIR      = dist/$(DIST_NAME)
 DIST_TARBALL  = dist/$(DIST_NAME).tar.gz
 DIST_BIN      = $(DIST_DIR)/bin/maskclean
+# Where each shell looks for completions under a prefix (Debian's package puts zsh's in
+# share/zsh/vendor-completions instead, where Debian's zsh looks).
+BASH_COMPLETION = share/bash-completion/completions/maskclean
+ZSH_COMPLETION  = share/zsh/site-functions/_maskclean
+FISH_COMPLETION = share/fish/vendor_completions.d/maskclean.fish
 
-dist: deps
+dist: dist-tarball wheel deb
+	cd dist && sha256sum $(DIST_NAME).tar.gz maskclean-$(VERSION)-py3-none-*.whl \
+		maskclean_$(VERSION)_*.deb >SHA256SUMS
+	@cat dist/SHA256SUMS
+
+dist-stage: deps
 	@rm -rf $(DIST_LIBS) && mkdir -p $(DIST_LIBS)
 	@for lib in $(STATIC_LIBS); do \
 		archive=/usr/lib/$(MULTIARCH)/lib$$lib.a; \
@@ -212,24 +232,59 @@ dist: deps
 	if [ "$$built" != "$(VERSION)" ]; then \
 		echo "dist: the binary says version '$$built', ReportOrigin.swift '$(VERSION)'" >&2; exit 1; \
 	fi
-	@rm -rf $(DIST_DIR) $(DIST_TARBALL)
-	install -d $(DIST_DIR)/bin $(DIST_DIR)/share/man/man1
+	@rm -rf $(DIST_DIR)
+	install -d $(DIST_DIR)/bin $(DIST_DIR)/share/man/man1 $(dir $(DIST_DIR)/$(BASH_COMPLETION)) \
+		$(dir $(DIST_DIR)/$(ZSH_COMPLETION)) $(dir $(DIST_DIR)/$(FISH_COMPLETION))
 	install -m 755 $(DIST_SCRATCH)/release/maskclean $(DIST_BIN)
 	strip $(DIST_BIN)
 	install -m 644 man/maskclean.1 $(DIST_DIR)/share/man/man1/maskclean.1
+	$(DIST_BIN) --generate-completion-script bash >$(DIST_DIR)/$(BASH_COMPLETION)
+	$(DIST_BIN) --generate-completion-script zsh >$(DIST_DIR)/$(ZSH_COMPLETION)
+	$(DIST_BIN) --generate-completion-script fish >$(DIST_DIR)/$(FISH_COMPLETION)
 	install -m 644 README.md LICENSE $(DIST_DIR)/
-	tar -C dist --sort=name --owner=0 --group=0 --numeric-owner -czf $(DIST_TARBALL) $(DIST_NAME)
+	@find $(DIST_DIR) -type f ! -path '*/bin/*' -exec chmod 644 {} +
+
+dist-tarball: dist-stage
+	@rm -f $(DIST_TARBALL)
+	tar -C dist --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(SOURCE_DATE_EPOCH) \
+		--format=gnu -cf - $(DIST_NAME) | gzip -9n >$(DIST_TARBALL).partial
+	mv $(DIST_TARBALL).partial $(DIST_TARBALL)
 	@echo "$(DIST_TARBALL)"
+
+# dist/maskclean-VERSION-py3-none-manylinux_2_NN_ARCH.whl: see Tools/packaging/wheel.py.
+wheel: dist-stage
+	@rm -f dist/maskclean-$(VERSION)-py3-none-*.whl
+	python3 Tools/packaging/wheel.py --stage $(DIST_DIR) --version $(VERSION) --out dist
+
+# dist/maskclean_VERSION_ARCH.deb: see Tools/packaging/deb.sh (dpkg-deb, and dpkg-shlibdeps from
+# dpkg-dev for Depends).
+deb: dist-stage
+	$(call install-missing,command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$$missing dpkg-dev";)
+	@rm -f dist/maskclean_$(VERSION)_*.deb
+	Tools/packaging/deb.sh $(DIST_DIR) $(VERSION) dist
 
 # The unpacked binary's path, for scripts that ship it (make -s dist-path).
 dist-path:
 	@echo $(CURDIR)/$(DIST_BIN)
 
-# Checks the packed binary: only the C runtime in ldd, and the demo run from the unpacked tarball
-# with nothing of the toolchain reachable gives what the debug build's run gives; then make install.
+# Checks each package as a user installs it, with nothing of the toolchain reachable: the tarball
+# (only the C runtime in ldd; the demo run gives what the debug build's run gives; make install),
+# the wheel (pip install with no network into a fresh virtual environment), the Debian package
+# (lintian, and the package unpacked into a scratch root), and that a second packing of the same
+# commit gives the same bytes. lintian comes from Debian.
 test-dist: dist
+	$(call install-missing,python3 -c 'import venv; import ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
+	command -v lintian >/dev/null 2>&1 || missing="$$missing lintian";)
 	$(SWIFT) build --product maskclean
 	Tests/dist/check-dist.sh $(DIST_TARBALL) .build/debug/maskclean
+	Tests/dist/check-wheel.sh dist/SHA256SUMS .build/debug/maskclean
+	Tests/dist/check-deb.sh dist/SHA256SUMS .build/debug/maskclean
+	Tests/dist/check-reproducible.sh dist/SHA256SUMS
+
+# Two clones of the commit, built from nothing in directories of different names, give the same
+# SHA256SUMS (two release builds: not part of test-dist).
+check-reproducible:
+	Tests/dist/check-reproducible.sh --from-scratch
 
 # The Spark example (examples/spark) on a local Spark: PySpark from PyPI into SPARK_VENV when it is
 # missing (with its SQL extras, pyarrow and pandas, for mapInArrow; pandas 3 it does not support
@@ -250,15 +305,20 @@ spark-deps:
 		$(SPARK_VENV)/bin/pip install --quiet --disable-pip-version-check \
 			"pyspark[sql]==$(PYSPARK_VERSION)" "pandas<3"; }
 
-test-spark: dist spark-deps
+test-spark: dist-stage spark-deps
 	$(SPARK_VENV)/bin/python examples/spark/test_maskclean_spark.py --maskclean $(SPARK_MASKCLEAN)
 
-# Installs the portable binary (the one `make dist` packs) and the manual under
-# $(DESTDIR)$(PREFIX).
-install: dist
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+# Installs the portable binary (the one `make dist` packs), the manual and the shell completions
+# under $(DESTDIR)$(PREFIX).
+install: dist-stage
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(dir $(DESTDIR)$(PREFIX)/$(BASH_COMPLETION)) $(dir $(DESTDIR)$(PREFIX)/$(ZSH_COMPLETION)) \
+		$(dir $(DESTDIR)$(PREFIX)/$(FISH_COMPLETION))
 	install -m 755 $(DIST_BIN) $(DESTDIR)$(PREFIX)/bin/maskclean
 	install -m 644 man/maskclean.1 $(DESTDIR)$(PREFIX)/share/man/man1/maskclean.1
+	install -m 644 $(DIST_DIR)/$(BASH_COMPLETION) $(DESTDIR)$(PREFIX)/$(BASH_COMPLETION)
+	install -m 644 $(DIST_DIR)/$(ZSH_COMPLETION) $(DESTDIR)$(PREFIX)/$(ZSH_COMPLETION)
+	install -m 644 $(DIST_DIR)/$(FISH_COMPLETION) $(DESTDIR)$(PREFIX)/$(FISH_COMPLETION)
 
 clean:
 	rm -rf .build .build-* $(DEMO_OUT) bench-data dist

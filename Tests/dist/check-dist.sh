@@ -2,24 +2,28 @@
 # Checks the tarball `make dist` builds (make test-dist runs it):
 #   check-dist.sh dist/maskclean-VERSION-linux-ARCH.tar.gz REFERENCE_BINARY
 # - it holds one directory, maskclean-VERSION-linux-ARCH/, with bin/maskclean, the manual, the
-#   README and the licence, and nothing else;
+#   bash, zsh and fish completions, the README and the licence, and nothing else;
 # - ldd lists only the C runtime for its binary (libc, libm, libstdc++, libgcc_s, the loader,
-#   linux-vdso), and the binary is stripped;
+#   linux-vdso), and the binary is stripped and at most 20 MB (docs/install.md: Foundation's
+#   internationalisation data, ICU, is not in it);
 # - unpacked into a temporary directory and run under `env -i` with an empty LD_LIBRARY_PATH and a
-#   PATH without the Swift toolchain, it runs the demo (Fixtures/demo) exactly as REFERENCE_BINARY
-#   (the regular build, which needs the toolchain's libraries) does: same exit status (1, by the
-#   demo's design), same summary, byte-identical records and reports;
+#   PATH without the Swift toolchain, it runs the demo (Fixtures/demo) and `check` exactly as
+#   REFERENCE_BINARY (the regular build, which needs the toolchain's libraries) does: same exit
+#   statuses, same summaries, byte-identical records and reports (common.sh);
 # - its --version is the VERSION of its name;
-# - `make install PREFIX=/usr/local DESTDIR=…` installs that binary and the manual, and nothing else.
+# - its shell completions are the ones the binary writes, and bash and fish load them;
+# - `make install PREFIX=/usr/local DESTDIR=…` installs that binary, the manual and the
+#   completions, and nothing else.
 set -euo pipefail
 
-fail() {
-    echo "check-dist: $*" >&2
-    exit 1
-}
+check=check-dist
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# shellcheck source=Tests/dist/common.sh
+. "$repo/Tests/dist/common.sh"
 
 [ $# = 2 ] || fail "usage: check-dist.sh TARBALL REFERENCE_BINARY"
-repo=$(cd "$(dirname "$0")/../.." && pwd)
 tarball=$(realpath "$1")
 reference=$(realpath "$2")
 [ -f "$tarball" ] || fail "$1: no such tarball (make dist builds it)"
@@ -30,9 +34,6 @@ version=${name#maskclean-}
 version=${version%-linux-*}
 [ "$name" = "maskclean-$version-linux-$(uname -m)" ] \
     || fail "$name: expected maskclean-VERSION-linux-$(uname -m)"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 # The C runtime, as ldd names it. Everything else (the Swift runtime, Foundation, libcsv, zlib,
 # libzstd as shared objects) would tie the binary to this machine.
@@ -54,9 +55,18 @@ $name/README.md
 $name/bin/
 $name/bin/maskclean
 $name/share/
+$name/share/bash-completion/
+$name/share/bash-completion/completions/
+$name/share/bash-completion/completions/maskclean
+$name/share/fish/
+$name/share/fish/vendor_completions.d/
+$name/share/fish/vendor_completions.d/maskclean.fish
 $name/share/man/
 $name/share/man/man1/
-$name/share/man/man1/maskclean.1"
+$name/share/man/man1/maskclean.1
+$name/share/zsh/
+$name/share/zsh/site-functions/
+$name/share/zsh/site-functions/_maskclean"
 entries=$(tar -tzf "$tarball" | sort)
 [ "$entries" = "$expected_entries" ] \
     || fail "$tarball holds:
@@ -80,74 +90,13 @@ if [ -n "$foreign" ]; then
 fi
 ldd "$packed" | grep -q 'not found' && fail "ldd: a library of $name/bin/maskclean is not found"
 readelf -S "$packed" | grep -q '\.symtab' && fail "$name/bin/maskclean is not stripped (it has a .symtab)"
+size=$(stat -c %s "$packed")
+[ "$size" -le 20000000 ] \
+    || fail "$name/bin/maskclean is $size bytes, over 20 MB: has something brought in Foundation's ICU data again? (docs/install.md)"
 
-# 3. The demo, with nothing of the toolchain reachable. The minimal PATH keeps the usual system
-# directories that hold no Swift toolchain, and never the one the swift on our PATH comes from.
-toolchain_bin=""
-if command -v swift >/dev/null 2>&1; then
-    toolchain_bin=$(dirname "$(realpath "$(command -v swift)")")
-fi
-bare_path=""
-for dir in /usr/local/bin /usr/bin /bin; do
-    [ -d "$dir" ] || continue
-    [ "$(realpath "$dir")" = "$toolchain_bin" ] && continue
-    [ -e "$dir/swift" ] || [ -e "$dir/swiftc" ] && continue
-    bare_path="${bare_path:+$bare_path:}$dir"
-done
-case ":$bare_path:" in
-    *swift*) fail "the minimal PATH $bare_path still names a Swift directory" ;;
-esac
-
-cp "$repo/Fixtures/demo/spec.json" "$repo/Fixtures/demo/customers.csv" "$work/"
-demo_args=(run spec.json customers.csv -o OUT/customers.clean.csv --report OUT/report.json
-    --html OUT/report.html)
-
-# Runs the demo with binary $1 in $work, outputs in $work/$2; prints the exit status.
-run_demo() {
-    local binary=$1 out=$2 status=0
-    mkdir -p "$work/$out"
-    (
-        cd "$work"
-        if [ "$out" = packed ]; then
-            env -i PATH="$bare_path" LD_LIBRARY_PATH= HOME="$work" LC_ALL=C.UTF-8 \
-                "$binary" "${demo_args[@]/OUT/$out}" >"$work/$out.stdout" 2>"$work/$out.stderr"
-        else
-            "$binary" "${demo_args[@]/OUT/$out}" >"$work/$out.stdout" 2>"$work/$out.stderr"
-        fi
-    ) || status=$?
-    echo "$status"
-}
-
-reference_status=$(run_demo "$reference" reference)
-packed_status=$(run_demo "$packed" packed)
-[ "$reference_status" = 1 ] \
-    || fail "the reference binary exited $reference_status on the demo (expected 1: the demo misses a threshold by design)"
-[ "$packed_status" = "$reference_status" ] \
-    || fail "$name/bin/maskclean exited $packed_status on the demo without the toolchain; the reference exited $reference_status: $(cat "$work/packed.stderr")"
-cmp -s "$work/packed.stderr" "$work/reference.stderr" \
-    || fail "the demo's summary differs: $name/bin/maskclean wrote
-$(cat "$work/packed.stderr")
-the reference wrote
-$(cat "$work/reference.stderr")"
-grep -q '^1000 rows: FAILED (1 column below threshold)$' "$work/packed.stderr" \
-    || fail "the demo's summary misses its last line: $(cat "$work/packed.stderr")"
-# The reports say when the run started and how long it took (docs/report.md): those aside, they
-# must be the same too.
-untime() {
-    sed -e 's|"started": "[^"]*"|"started": TIME|' -e 's|"durationSeconds": [0-9.]*|"durationSeconds": TIME|' \
-        -e 's|<dd id="started">[^<]*</dd>|<dd id="started">TIME</dd>|' \
-        -e 's|<dd id="elapsed">[^<]*</dd>|<dd id="elapsed">TIME</dd>|' "$1"
-}
-for out in packed reference; do
-    untime "$work/$out/report.html" >"$work/$out/report.untimed.html"
-    untime "$work/$out/report.json" >"$work/$out/report.untimed.json"
-done
-for output in customers.clean.csv report.untimed.json report.untimed.html; do
-    [ -s "$work/packed/$output" ] || fail "$name/bin/maskclean wrote no $output on the demo"
-    cmp -s "$work/packed/$output" "$work/reference/$output" \
-        || fail "the demo's $output from $name/bin/maskclean differs from the reference's"
-done
-grep -q '"rows": 1000' "$work/packed/report.json" || fail "the demo's report.json does not count 1000 rows"
+# 3. The demo and check, with nothing of the toolchain reachable.
+demo_reference "$reference"
+demo_matches tarball "" "$packed"
 
 # Where a mount namespace can be made (root, outside a locked-down container), once more with the
 # toolchain's directory itself hidden under an empty tmpfs, so that nothing could load from it.
@@ -158,14 +107,14 @@ if [ -n "$toolchain_bin" ] && unshare -m true 2>/dev/null; then
     status=0
     (cd "$work" && unshare -m sh -c 'mount -t tmpfs none "$1" && shift && exec "$@"' sh "$hidden" \
         env -i PATH="$bare_path" LD_LIBRARY_PATH= HOME="$work" LC_ALL=C.UTF-8 \
-        "$packed" run spec.json customers.csv -o hidden/customers.clean.csv \
+        "$packed" run demo/spec.json demo/customers.csv -o hidden/customers.clean.csv \
         --report hidden/report.json >"$work/hidden.stdout" 2>"$work/hidden.stderr") || status=$?
     [ "$status" = 1 ] \
         || fail "$name/bin/maskclean exited $status on the demo with $hidden hidden: $(cat "$work/hidden.stderr")"
-    untime "$work/hidden/report.json" >"$work/hidden/report.untimed.json"
-    for output in customers.clean.csv report.untimed.json; do
-        cmp -s "$work/hidden/$output" "$work/reference/$output" \
-            || fail "the demo's $output from $name/bin/maskclean with $hidden hidden differs from the reference's"
+    untime "$work/hidden/report.json" >"$work/hidden/report.json.untimed"
+    for output in customers.clean.csv report.json.untimed; do
+        cmp -s "$work/hidden/$output" "$work/reference/run/$output" \
+            || fail "the demo's ${output%.untimed} from $name/bin/maskclean with $hidden hidden differs from the reference's"
     done
 fi
 
@@ -176,22 +125,51 @@ packed_version=$(env -i PATH="$bare_path" "$packed" --version)
 [ "$packed_version" = "$("$reference" --version)" ] \
     || fail "$name/bin/maskclean --version prints '$packed_version', the reference '$("$reference" --version)'"
 
-# 5. make install, into a DESTDIR.
+# 5. The completions: what the binary writes for each shell, and bash and fish read them.
+completions="$work/unpacked/$name/share"
+for shell in bash zsh fish; do
+    case $shell in
+        bash) file=bash-completion/completions/maskclean ;;
+        zsh) file=zsh/site-functions/_maskclean ;;
+        fish) file=fish/vendor_completions.d/maskclean.fish ;;
+    esac
+    env -i PATH="$bare_path" "$packed" --generate-completion-script "$shell" | cmp -s - "$completions/$file" \
+        || fail "$name/share/$file is not what maskclean --generate-completion-script $shell writes"
+done
+grep -q -- '--report' "$completions/bash-completion/completions/maskclean" \
+    || fail "the bash completion does not offer --report"
+bash -c '. "$1" && complete -p maskclean' sh "$completions/bash-completion/completions/maskclean" >/dev/null \
+    || fail "bash cannot load $name/share/bash-completion/completions/maskclean"
+if command -v fish >/dev/null 2>&1; then
+    fish --no-execute "$completions/fish/vendor_completions.d/maskclean.fish" \
+        || fail "fish cannot read $name/share/fish/vendor_completions.d/maskclean.fish"
+fi
+
+# 6. make install, into a DESTDIR.
 root="$work/root"
 make -s -C "$repo" install PREFIX=/usr/local DESTDIR="$root" >"$work/install.log" 2>&1 \
     || fail "make install failed: $(tail -n 20 "$work/install.log")"
 installed=$(cd "$root" && find . -type f | sort)
-[ "$installed" = "./usr/local/bin/maskclean
-./usr/local/share/man/man1/maskclean.1" ] \
+expected_installed="./usr/local/bin/maskclean
+./usr/local/share/bash-completion/completions/maskclean
+./usr/local/share/fish/vendor_completions.d/maskclean.fish
+./usr/local/share/man/man1/maskclean.1
+./usr/local/share/zsh/site-functions/_maskclean"
+[ "$installed" = "$expected_installed" ] \
     || fail "make install DESTDIR=… installed:
 $installed
-expected ./usr/local/bin/maskclean and ./usr/local/share/man/man1/maskclean.1"
+expected:
+$expected_installed"
 [ -x "$root/usr/local/bin/maskclean" ] || fail "the installed maskclean is not executable"
 cmp -s "$root/usr/local/bin/maskclean" "$packed" \
     || fail "make install installed a binary other than the one in $name.tar.gz"
 cmp -s "$root/usr/local/share/man/man1/maskclean.1" "$repo/man/maskclean.1" \
     || fail "make install installed a manual other than man/maskclean.1"
+for file in bash-completion/completions/maskclean fish/vendor_completions.d/maskclean.fish zsh/site-functions/_maskclean; do
+    cmp -s "$root/usr/local/share/$file" "$completions/$file" \
+        || fail "make install installed a share/$file other than the tarball's"
+done
 [ "$(env -i PATH="$bare_path" "$root/usr/local/bin/maskclean" --version)" = "$version" ] \
     || fail "the installed maskclean does not print $version for --version"
 
-echo "check-dist: $name.tar.gz: only the C runtime in ldd; the demo runs without the toolchain on PATH${hidden:+ and with $hidden hidden} as the regular build runs it; make install DESTDIR=… installs it"
+echo "check-dist: $name.tar.gz: only the C runtime in ldd; the demo and check run without the toolchain on PATH${hidden:+ and with $hidden hidden} as the regular build runs them; its completions load; make install DESTDIR=… installs it"
