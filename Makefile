@@ -270,15 +270,19 @@ dist-path:
 # Checks each package as a user installs it, with nothing of the toolchain reachable: the tarball
 # (only the C runtime in ldd; the demo run gives what the debug build's run gives; make install),
 # the wheel (pip install with no network into a fresh virtual environment), the Debian package
-# (lintian, and the package unpacked into a scratch root), and that a second packing of the same
-# commit gives the same bytes. lintian comes from Debian.
+# (lintian, and the package unpacked into a scratch root), the GitHub Action and the GitLab CI
+# template (their steps run as a runner would, on a passing and a failing export), and that a
+# second packing of the same binary gives the same bytes. lintian and PyYAML (to read action.yml)
+# come from Debian.
 test-dist: dist
 	$(call install-missing,python3 -c 'import venv; import ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
-	command -v lintian >/dev/null 2>&1 || missing="$$missing lintian";)
+	command -v lintian >/dev/null 2>&1 || missing="$$missing lintian"; \
+	python3 -c 'import yaml' 2>/dev/null || missing="$$missing python3-yaml";)
 	$(SWIFT) build --product maskclean
 	Tests/dist/check-dist.sh $(DIST_TARBALL) .build/debug/maskclean
 	Tests/dist/check-wheel.sh dist/SHA256SUMS .build/debug/maskclean
 	Tests/dist/check-deb.sh dist/SHA256SUMS .build/debug/maskclean
+	Tests/dist/check-ci-templates.py dist/SHA256SUMS
 	Tests/dist/check-reproducible.sh dist/SHA256SUMS
 
 # Two clones of the commit, built from nothing in directories of different names, give the same
