@@ -247,7 +247,7 @@ dist-stage: deps
 dist-tarball: dist-stage
 	@rm -f $(DIST_TARBALL)
 	tar -C dist --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(SOURCE_DATE_EPOCH) \
-		--format=gnu -cf - $(DIST_NAME) | gzip -9n >$(DIST_TARBALL).partial
+		--mode=u+rwX,go=rX --format=gnu -cf - $(DIST_NAME) | gzip -9n >$(DIST_TARBALL).partial
 	mv $(DIST_TARBALL).partial $(DIST_TARBALL)
 	@echo "$(DIST_TARBALL)"
 

@@ -183,7 +183,8 @@ enum Frontend {
             let written = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
-                Diagnostics.warning("cannot append the summary to \(path): \(errorText(errno))")
+                let reason = written == 0 ? "nothing was written" : errorText(errno)
+                Diagnostics.warning("cannot append the summary to \(path): \(reason)")
                 return
             }
             bytes = bytes.dropFirst(written)

@@ -39,16 +39,33 @@ def fail(message: str) -> None:
     sys.exit(f"check-ci-templates: {message}")
 
 
+BARE_PATH = ""
+
+
 def bare_path() -> str:
-    """The usual system directories without the Swift toolchain's."""
+    """The usual system directories without the Swift toolchain's: a system directory that holds
+    it (the Swift images put swift in /usr/bin) is stood in for by one of links to its other
+    commands, so that bash, python3 and sed are still there."""
+    return BARE_PATH
+
+
+def make_bare_path(work: str) -> str:
     swift = shutil.which("swift")
     toolchain = os.path.dirname(os.path.realpath(swift)) if swift else None
     kept = []
     for directory in ["/usr/local/bin", "/usr/bin", "/bin"]:
-        if not os.path.isdir(directory) or os.path.realpath(directory) == toolchain:
+        if not os.path.isdir(directory):
             continue
-        if os.path.exists(os.path.join(directory, "swift")):
-            continue
+        if os.path.realpath(directory) == toolchain or os.path.exists(os.path.join(directory, "swift")):
+            shadow = os.path.join(work, "bin-without-the-toolchain" + directory.replace("/", "-"))
+            os.makedirs(shadow, exist_ok=True)
+            for command in os.listdir(directory):
+                if "swift" in command or command.startswith("sourcekit"):
+                    continue
+                link = os.path.join(shadow, command)
+                if not os.path.lexists(link):
+                    os.symlink(os.path.join(directory, command), link)
+            directory = shadow
         kept.append(directory)
     return ":".join(kept)
 
@@ -241,6 +258,8 @@ def main() -> None:
         open(os.path.join(REPO, "Sources/MaskClean/Reports/ReportOrigin.swift")).read(),
     ).group(1)
     with tempfile.TemporaryDirectory() as work:
+        global BARE_PATH
+        BARE_PATH = make_bare_path(work)
         check_action(work, dist, version)
         check_gitlab(work, dist)
 

@@ -101,6 +101,9 @@ demo_matches tarball "" "$packed"
 # Where a mount namespace can be made (root, outside a locked-down container), once more with the
 # toolchain's directory itself hidden under an empty tmpfs, so that nothing could load from it.
 hidden=""
+case $(dirname "${toolchain_bin:-/}") in
+    / | /usr | /usr/local) toolchain_bin="" ;; # a system directory: hiding it hides the shell too
+esac
 if [ -n "$toolchain_bin" ] && unshare -m true 2>/dev/null; then
     hidden=$(dirname "$toolchain_bin")
     mkdir "$work/hidden"

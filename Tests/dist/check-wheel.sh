@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks the wheel `make dist` builds, as a user with Python installs it (make test-dist runs it):
 #   check-wheel.sh dist/SHA256SUMS REFERENCE_BINARY
-# - it is dist/maskclean-VERSION-py3-none-manylinux_M_N_ARCH.whl, M.N this machine's glibc, and
-#   holds the binary as a script, the manual and the completions as data, the finder package,
+# - it is dist/maskclean-VERSION-py3-none-manylinux_M_N_ARCH.whl, M.N the newest glibc symbol
+#   version its binary asks for (the libc6 version dpkg-shlibdeps finds for the Debian package, and
+#   never newer than this machine's glibc), and holds the binary as a script, the manual and the completions as data, the finder package,
 #   and its metadata, and nothing else;
 # - `pip install --no-index` of the file alone into a fresh virtual environment, with the Swift
 #   toolchain off the PATH, puts `maskclean` on the environment's PATH (bin/) and the manual and
@@ -24,9 +25,19 @@ dist=$(cd "$(dirname "$1")" && pwd)
 reference=$(realpath "$2")
 version=$(sed -n 's/^public let maskcleanVersion = "\([^"]*\)".*/\1/p' "$repo/Sources/MaskClean/Reports/ReportOrigin.swift")
 
-# 1. Its name: this machine's glibc and architecture.
-glibc=$(getconf GNU_LIBC_VERSION | sed -n 's/^glibc \([0-9]*\)\.\([0-9]*\).*/\1_\2/p')
-[ -n "$glibc" ] || fail "getconf GNU_LIBC_VERSION says no glibc version"
+# 1. Its name: the glibc its binary needs, and this machine's architecture.
+stage="$dist/maskclean-$version-linux-$(uname -m)"
+newest() { sort -t. -k1,1n -k2,2n | tail -n 1; }
+needed=$(readelf --version-info --wide "$stage/bin/maskclean" | grep -o 'GLIBC_[0-9]*\.[0-9]*' | sed 's/^GLIBC_//' | newest)
+machine=$(getconf GNU_LIBC_VERSION | sed -n 's/^glibc \([0-9]*\.[0-9]*\).*/\1/p')
+[ -n "$needed" ] && [ -n "$machine" ] || fail "no glibc version: the binary asks for '$needed', this machine has '$machine'"
+[ "$(printf '%s\n%s\n' "$needed" "$machine" | newest)" = "$machine" ] \
+    || fail "the binary asks for glibc $needed, newer than this machine's $machine"
+shlibdeps=$(dpkg-deb --field "$dist/maskclean_${version}_$(dpkg --print-architecture).deb" Depends \
+    | tr ',' '\n' | sed -n 's/^ *libc6 (>= \([0-9.]*\)).*/\1/p')
+[ "$shlibdeps" = "$needed" ] \
+    || fail "readelf says the binary asks for glibc $needed, dpkg-shlibdeps says libc6 (>= $shlibdeps)"
+glibc=${needed/./_}
 name="maskclean-$version-py3-none-manylinux_${glibc}_$(uname -m).whl"
 wheel="$dist/$name"
 [ -f "$wheel" ] || fail "$name is not in $dist: $(cd "$dist" && ls)"
@@ -77,11 +88,11 @@ env -i PATH="$venv/bin:$bare_path" HOME="$work" PIP_NO_INDEX=1 PIP_DISABLE_PIP_V
     "$venv/bin/pip" install --no-index --no-cache-dir "$wheel" >"$work/pip.log" 2>&1 \
     || fail "pip install $name failed: $(tail -n 20 "$work/pip.log")"
 [ -x "$venv/bin/maskclean" ] || fail "pip install put no executable maskclean in the environment's bin/"
-cmp -s "$venv/bin/maskclean" "$dist/maskclean-$version-linux-$(uname -m)/bin/maskclean" \
+cmp -s "$venv/bin/maskclean" "$stage/bin/maskclean" \
     || fail "the installed maskclean is not the binary that make dist staged"
 for file in man/man1/maskclean.1 bash-completion/completions/maskclean zsh/site-functions/_maskclean \
     fish/vendor_completions.d/maskclean.fish; do
-    cmp -s "$venv/share/$file" "$dist/maskclean-$version-linux-$(uname -m)/share/$file" \
+    cmp -s "$venv/share/$file" "$stage/share/$file" \
         || fail "pip install put no share/$file (or another one) in the environment"
 done
 [ "$(env -i PATH="$venv/bin:$bare_path" maskclean --version)" = "$version" ] \

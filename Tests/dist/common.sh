@@ -13,8 +13,10 @@ fail() {
     exit 1
 }
 
-# The minimal PATH keeps the usual system directories that hold no Swift toolchain, and never the
-# one the swift on our PATH comes from.
+# The minimal PATH keeps the usual system directories, never the one the swift on our PATH comes
+# from. Where the toolchain is installed into a system directory (the Swift images put swift in
+# /usr/bin), that directory is stood in for by one of links to its other commands, none of
+# swift's, so that bash, python3 and sed are still there.
 toolchain_bin=""
 if command -v swift >/dev/null 2>&1; then
     toolchain_bin=$(dirname "$(realpath "$(command -v swift)")")
@@ -22,8 +24,15 @@ fi
 bare_path=""
 for dir in /usr/local/bin /usr/bin /bin; do
     [ -d "$dir" ] || continue
-    [ "$(realpath "$dir")" = "$toolchain_bin" ] && continue
-    [ -e "$dir/swift" ] || [ -e "$dir/swiftc" ] && continue
+    if [ "$(realpath "$dir")" = "$toolchain_bin" ] || [ -e "$dir/swift" ] || [ -e "$dir/swiftc" ]; then
+        shadow="$work/bin-without-the-toolchain${dir//\//-}"
+        mkdir -p "$shadow"
+        for command in "$dir"/*; do
+            case ${command##*/} in *swift* | sourcekit*) continue ;; esac
+            [ -e "$shadow/${command##*/}" ] || ln -s "$command" "$shadow/"
+        done
+        dir=$shadow
+    fi
     bare_path="${bare_path:+$bare_path:}$dir"
 done
 case ":$bare_path:" in

@@ -13,6 +13,8 @@
 # owners are root, gzip writes no name or time, and dpkg-deb takes its archive times from
 # SOURCE_DATE_EPOCH too.
 set -euo pipefail
+# Files 644, directories 755, whatever the caller's umask.
+umask 022
 
 fail() {
     echo "deb.sh: $*" >&2
@@ -88,7 +90,10 @@ depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/maskclean" 2>"$w
     | sed -n 's/^shlibs:Depends=//p') || fail "dpkg-shlibdeps failed: $(cat "$work/shlibdeps.log")"
 [ -n "$depends" ] || fail "dpkg-shlibdeps found no dependency for usr/bin/maskclean: $(cat "$work/shlibdeps.log")"
 
-installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f 1)
+# As dpkg-gencontrol counts it: each file's size in KiB rounded up, and 1 KiB for each directory,
+# so that it does not depend on the file system the package is built on.
+installed_size=$(cd "$root" && find usr \( -type f -printf '%s\n' \) -o \( -type d -printf '1024\n' \) \
+    | awk '{ total += int(($1 + 1023) / 1024) } END { print total }')
 cat >"$root/DEBIAN/control" <<CONTROL
 Package: maskclean
 Version: $version
@@ -111,6 +116,7 @@ CONTROL
 (cd "$root" && find usr -type f | LC_ALL=C sort | xargs md5sum) >"$root/DEBIAN/md5sums"
 chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 find "$root" -type d -exec chmod 755 {} +
+find "$root/usr" -type f ! -path "$root/usr/bin/*" -exec chmod 644 {} +
 find "$root" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
 
 mkdir -p "$out"

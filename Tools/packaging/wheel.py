@@ -4,8 +4,10 @@
     wheel.py --stage dist/maskclean-VERSION-linux-ARCH --version VERSION --out dist
 
 The wheel is `maskclean-VERSION-py3-none-manylinux_2_NN_ARCH.whl`: any Python 3, no Python ABI
-(the package is a native binary and a finder for it), and the glibc of the machine that built
-the binary, as the manylinux tag (PEP 600) says it. Installed, the binary is the environment's
+(the package is a native binary and a finder for it), and as its manylinux tag (PEP 600) the
+newest glibc symbol version the binary uses, as auditwheel names a wheel: built on Debian 12
+(glibc 2.36), it needs 2.35, so it installs on Ubuntu 22.04 too. The tag is never newer than the
+build machine's glibc. Installed, the binary is the environment's
 `maskclean` script (the wheel's .data/scripts, as ruff's and uv's wheels do), the manual and the
 shell completions go under the environment's share/ (.data/data), and `python -m maskclean` runs
 the binary too.
@@ -21,6 +23,8 @@ import base64
 import hashlib
 import os
 import platform
+import re
+import subprocess
 import sys
 import time
 import zipfile
@@ -36,6 +40,18 @@ def glibc_version() -> tuple[int, int]:
         sys.exit(f"wheel.py: the C library is {name or 'unknown'}, not glibc: no manylinux tag fits")
     major, minor = version.split(".")[:2]
     return int(major), int(minor)
+
+
+def glibc_needed(binary: str) -> tuple[int, int]:
+    """The newest glibc symbol version `binary` asks for (GLIBC_2.35: (2, 35)), from its
+    version needs as readelf lists them."""
+    listing = subprocess.run(
+        ["readelf", "--version-info", "--wide", binary], capture_output=True, text=True, check=True
+    ).stdout
+    versions = {(int(major), int(minor)) for major, minor in re.findall(r"\bGLIBC_(\d+)\.(\d+)", listing)}
+    if not versions:
+        sys.exit(f"wheel.py: {binary} asks for no GLIBC_ symbol version: is it a glibc binary?")
+    return max(versions)
 
 
 def record_hash(data: bytes) -> str:
@@ -73,7 +89,9 @@ def main() -> None:
     options = parser.parse_args()
 
     stage, version = options.stage, options.version
-    major, minor = glibc_version()
+    major, minor = glibc_needed(os.path.join(stage, "bin/maskclean"))
+    if (major, minor) > glibc_version():
+        sys.exit(f"wheel.py: the binary asks for glibc {major}.{minor}, newer than this machine's")
     tag = f"py3-none-manylinux_{major}_{minor}_{platform.machine()}"
     name = f"maskclean-{version}-{tag}.whl"
     data = f"maskclean-{version}.data"

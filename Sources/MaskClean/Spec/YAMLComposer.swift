@@ -103,7 +103,11 @@ final class YAMLComposer {
 
     private func nextEvent() throws(YAMLSyntaxError) -> yaml_event_t {
         var event = yaml_event_t()
-        guard yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
+        // After an error libyaml hands out empty events (YAML_NO_EVENT): never read past one.
+        guard yaml_parser_parse(parser, &event) == 1, event.type != YAML_NO_EVENT else {
+            yaml_event_delete(&event)
+            throw syntaxError()
+        }
         return event
     }
 
@@ -173,19 +177,17 @@ final class YAMLComposer {
         return node
     }
 
-    /// A key written twice in one mapping, by text and what it reads as (`1` and `"1"` differ):
+    /// A key written twice in one mapping, by its text (`1` and `"1"` are one key to a spec):
     /// the error is at the first time the first such key (in sorted order) is written.
     private static func checkKeysOnce(_ pairs: [(key: YAMLNode, value: YAMLNode)]) throws(YAMLSyntaxError) {
-        var first: [YAMLKey: YAMLMark] = [:]
-        var twice: [YAMLKey: YAMLMark] = [:]
+        var first: [String: YAMLMark] = [:]
+        var twice: Set<String> = []
         for (key, _) in pairs {
             guard case .scalar(let scalar, let mark) = key else { continue }
-            let name = YAMLKey(scalar)
-            if let earlier = first[name] { twice[name] = earlier } else { first[name] = mark }
+            if first[scalar.text] == nil { first[scalar.text] = mark } else { twice.insert(scalar.text) }
         }
-        guard !twice.isEmpty else { return }
-        let names = twice.keys.map(\.text).sorted()
-        let mark = twice.first { $0.key.text == names[0] }!.value
+        let names = twice.sorted()
+        guard let earliest = names.first, let mark = first[earliest] else { return }
         throw .keysTwice(names, mark)
     }
 

@@ -32,24 +32,3 @@ enum YAMLResolver {
     nonisolated(unsafe) private static let timestamp =
         /[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?/
 }
-
-/// A mapping key as YAML compares keys: its text and what it reads as, so that `1` and `"1"`
-/// are two keys and `"a"` and `a` one.
-struct YAMLKey: Hashable {
-    var text: String
-    var reading: YAMLResolver.Reading?
-    var tag: String
-
-    init(_ scalar: YAMLNode.Scalar) {
-        text = scalar.text
-        if scalar.isPlain && scalar.tag.isEmpty {
-            reading = YAMLResolver.reading(ofPlain: scalar.text)
-            tag = ""
-        } else {
-            // Quoted, `!` and `!!str` are strings; another tag is itself.
-            reading = nil
-            tag = scalar.tag == "!" || scalar.tag == "tag:yaml.org,2002:str" ? "" : scalar.tag
-        }
-        if reading == .string { reading = nil }
-    }
-}

@@ -171,7 +171,8 @@ struct YAMLSpec {
                 guard case .scalar(let keyScalar, _) = keyNode else {
                     throw fail(keyNode, "a key that is \(Self.kind(of: keyNode)): keys are names")
                 }
-                if YAMLKey(keyScalar).reading == .merge {
+                // A merge key is `<<` written plain and untagged.
+                if keyScalar.text == "<<", keyScalar.isPlain, keyScalar.tag.isEmpty {
                     merged.append(valueNode)
                     continue
                 }

@@ -287,6 +287,16 @@ struct SpecLoaderYAMLTests {
             yamlError(column("format: \"[0]\""))
                 == #"spec.yaml:3: key "format" written twice in one mapping (the first is on this line): YAML would keep one silently"#
         )
+        // A key is its text, quoted or not, and the first of several keys written twice is named
+        // where it is first written, in sorted order: `b` and `a` twice give a and b, at a's line.
+        #expect(
+            yamlError("columns: []\n\"columns\": []\n")
+                == #"spec.yaml:1: key "columns" written twice in one mapping (the first is on this line): YAML would keep one silently"#
+        )
+        #expect(
+            yamlError("b: 1\na: 2\nb: 3\na: 4\ncolumns: []\n")
+                == #"spec.yaml:2: key "a", "b" written twice in one mapping (the first is on this line): YAML would keep one silently"#
+        )
         #expect(
             yamlError(column("template: !!binary aGVsbG8="))
                 == "spec.yaml:4: the tag !!binary is not part of a spec: write the value without it")
