@@ -202,8 +202,15 @@ STATIC_LIBS   = csv z zstd yaml md
 VERSION      := $(shell sed -n 's/^public let maskcleanVersion = "\([^"]*\)".*/\1/p' Sources/MaskClean/Reports/ReportOrigin.swift | head -n 1)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export SOURCE_DATE_EPOCH
-DIST_SCRATCH  = .build-dist
-DIST_LIBS     = $(DIST_SCRATCH)/static-libs
+# The binary's bytes depend on where its sources are: Swift writes each source file's absolute
+# path into its checks that a closure did not escape, and hashes the paths into each object's
+# module hash (.swift_modhash). So that every checkout of a commit builds the same bytes, the
+# sources are copied to one fixed path, DIST_ROOT, and built there (keep it, to get the same
+# bytes; two checkouts building at once need two DIST_ROOTs). DIST_ROOT also holds the build.
+DIST_ROOT    ?= /tmp/maskclean-dist-build
+DIST_SOURCE   = $(DIST_ROOT)/source
+DIST_SCRATCH  = $(DIST_ROOT)/build
+DIST_LIBS     = $(DIST_ROOT)/static-libs
 DIST_NAME     = maskclean-$(VERSION)-linux-$(ARCH)
 DIST_DIR      = dist/$(DIST_NAME)
 DIST_TARBALL  = dist/$(DIST_NAME).tar.gz
@@ -220,14 +227,15 @@ dist: dist-tarball wheel deb
 	@cat dist/SHA256SUMS
 
 dist-stage: deps
-	@rm -rf $(DIST_LIBS) && mkdir -p $(DIST_LIBS)
+	@rm -rf $(DIST_SOURCE) $(DIST_LIBS) && mkdir -p $(DIST_SOURCE) $(DIST_LIBS)
+	cp -a Package.swift Sources Tests $(DIST_SOURCE)/
 	@for lib in $(STATIC_LIBS); do \
 		archive=/usr/lib/$(MULTIARCH)/lib$$lib.a; \
 		[ -f $$archive ] || { echo "dist: $$archive is missing (make deps installs it)" >&2; exit 1; }; \
 		ln -s $$archive $(DIST_LIBS)/lib$$lib.a; \
 	done
-	$(SWIFT) build -c release --product maskclean --scratch-path $(DIST_SCRATCH) \
-		--static-swift-stdlib -Xlinker -L$(CURDIR)/$(DIST_LIBS)
+	cd $(DIST_SOURCE) && $(SWIFT) build -c release --product maskclean --scratch-path $(DIST_SCRATCH) \
+		--static-swift-stdlib -Xlinker -L$(DIST_LIBS)
 	@built=$$($(DIST_SCRATCH)/release/maskclean --version); \
 	if [ "$$built" != "$(VERSION)" ]; then \
 		echo "dist: the binary says version '$$built', ReportOrigin.swift '$(VERSION)'" >&2; exit 1; \
@@ -325,4 +333,4 @@ install: dist-stage
 	install -m 644 $(DIST_DIR)/$(FISH_COMPLETION) $(DESTDIR)$(PREFIX)/$(FISH_COMPLETION)
 
 clean:
-	rm -rf .build .build-* $(DEMO_OUT) bench-data dist
+	rm -rf .build .build-* $(DEMO_OUT) bench-data dist $(DIST_ROOT)

@@ -2,9 +2,11 @@
 """What the bytes of the binary that travels are, by where they come from, read from a GNU ld
 map of its link (the note on issue 30 has the table this prints):
 
-    swift build -c release --product maskclean --scratch-path .build-dist --static-swift-stdlib \\
-        -Xlinker -L$PWD/.build-dist/static-libs -Xlinker -Map=maskclean.map
-    python3 Tools/binary-size.py maskclean.map
+    make dist    # then link again, with a map, where make dist builds (DIST_ROOT):
+    cd /tmp/maskclean-dist-build/source && swift build -c release --product maskclean \\
+        --scratch-path ../build --static-swift-stdlib -Xlinker -L/tmp/maskclean-dist-build/static-libs \\
+        -Xlinker -Map=/tmp/maskclean.map
+    python3 Tools/binary-size.py /tmp/maskclean.map
 
 Counts the input sections the linker kept in allocated output sections (code, constants, data,
 unwind tables, Swift metadata), not the discarded ones, by component: the Swift runtime and

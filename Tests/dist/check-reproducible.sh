@@ -7,8 +7,9 @@
 #       every byte the packing adds is fixed by the commit (SOURCE_DATE_EPOCH, owners, order);
 #   check-reproducible.sh --from-scratch
 #       clones the commit twice, into directories of different names, builds `make dist` in each
-#       from nothing (the Swift build included) and compares their SHA256SUMS: the binary too is
-#       the same whoever builds the commit where. Takes two release builds.
+#       from nothing (the Swift build included, in the same DIST_ROOT as make dist always builds
+#       in) and compares their SHA256SUMS: the binary too is the same whichever checkout builds
+#       it. Takes two release builds.
 set -euo pipefail
 
 check=check-reproducible
@@ -29,15 +30,18 @@ $(diff "$1" "$2")"
 
 case ${1:-} in
     --from-scratch)
+        # Each build starts from nothing: the copy of the sources and the build in DIST_ROOT
+        # (the same path both times, as make dist's own is) are removed first.
         commit=$(git -C "$repo" rev-parse HEAD)
-        for copy in first second-build; do
+        for copy in first second-checkout-elsewhere; do
             git clone --quiet --no-local "$repo" "$work/$copy"
             git -C "$work/$copy" checkout --quiet "$commit"
-            make -s -C "$work/$copy" dist >"$work/$copy.log" 2>&1 \
+            rm -rf "$work/dist-root"
+            make -s -C "$work/$copy" dist DIST_ROOT="$work/dist-root" >"$work/$copy.log" 2>&1 \
                 || fail "make dist failed in $work/$copy: $(tail -n 20 "$work/$copy.log")"
         done
-        compare "$work/first/dist/SHA256SUMS" "$work/second-build/dist/SHA256SUMS" "commit $commit"
-        echo "$check: two clones of $commit built from scratch in different directories give the same bytes:"
+        compare "$work/first/dist/SHA256SUMS" "$work/second-checkout-elsewhere/dist/SHA256SUMS" "commit $commit"
+        echo "$check: two checkouts of $commit in different directories, each built from nothing, give the same bytes:"
         cat "$work/first/dist/SHA256SUMS"
         ;;
     "")
