@@ -229,6 +229,8 @@ dist: dist-tarball wheel deb
 dist-stage: deps
 	@rm -rf $(DIST_SOURCE) $(DIST_LIBS) && mkdir -p $(DIST_SOURCE) $(DIST_LIBS)
 	cp -a Package.swift Sources Tests $(DIST_SOURCE)/
+	@# The dependencies' versions this checkout resolved, when it has (never committed).
+	@[ ! -f Package.resolved ] || cp -a Package.resolved $(DIST_SOURCE)/
 	@for lib in $(STATIC_LIBS); do \
 		archive=/usr/lib/$(MULTIARCH)/lib$$lib.a; \
 		[ -f $$archive ] || { echo "dist: $$archive is missing (make deps installs it)" >&2; exit 1; }; \
