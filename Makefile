@@ -203,10 +203,12 @@ VERSION      := $(shell sed -n 's/^public let maskcleanVersion = "\([^"]*\)".*/\
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export SOURCE_DATE_EPOCH
 # The binary's bytes depend on where its sources are: Swift writes each source file's absolute
-# path into its checks that a closure did not escape, and hashes the paths into each object's
-# module hash (.swift_modhash). So that every checkout of a commit builds the same bytes, the
-# sources are copied to one fixed path, DIST_ROOT, and built there (keep it, to get the same
-# bytes; two checkouts building at once need two DIST_ROOTs). DIST_ROOT also holds the build.
+# path into its checks that a closure did not escape. So that every checkout of a commit builds
+# the same bytes, the sources are copied to one fixed path, DIST_ROOT, and built there (keep it,
+# to get the same bytes; two checkouts building at once need two DIST_ROOTs). DIST_ROOT also
+# holds the build. Swift's per-object module hashes, which differ from build to build, are
+# zeroed in the stripped binary and its build ID set from what is left
+# (Tools/packaging/normalize-binary.py).
 DIST_ROOT    ?= /tmp/maskclean-dist-build
 DIST_SOURCE   = $(DIST_ROOT)/source
 DIST_SCRATCH  = $(DIST_ROOT)/build
@@ -247,6 +249,7 @@ dist-stage: deps
 		$(dir $(DIST_DIR)/$(ZSH_COMPLETION)) $(dir $(DIST_DIR)/$(FISH_COMPLETION))
 	install -m 755 $(DIST_SCRATCH)/release/maskclean $(DIST_BIN)
 	strip $(DIST_BIN)
+	python3 Tools/packaging/normalize-binary.py $(DIST_BIN)
 	install -m 644 man/maskclean.1 $(DIST_DIR)/share/man/man1/maskclean.1
 	$(DIST_BIN) --generate-completion-script bash >$(DIST_DIR)/$(BASH_COMPLETION)
 	$(DIST_BIN) --generate-completion-script zsh >$(DIST_DIR)/$(ZSH_COMPLETION)

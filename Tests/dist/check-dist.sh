@@ -90,6 +90,10 @@ if [ -n "$foreign" ]; then
 fi
 ldd "$packed" | grep -q 'not found' && fail "ldd: a library of $name/bin/maskclean is not found"
 readelf -S "$packed" | grep -q '\.symtab' && fail "$name/bin/maskclean is not stripped (it has a .symtab)"
+# Swift's per-object module hashes differ from build to build: make dist zeroes them
+# (Tools/packaging/normalize-binary.py), or no two builds would be the same bytes.
+modhash=$(objcopy -O binary --only-section=.swift_modhash "$packed" /dev/stdout | od -An -tx1 | tr -d ' 0\n')
+[ -z "$modhash" ] || fail "$name/bin/maskclean's .swift_modhash is not zeroed (normalize-binary.py did not run)"
 size=$(stat -c %s "$packed")
 [ "$size" -le 20000000 ] \
     || fail "$name/bin/maskclean is $size bytes, over 20 MB: has something brought in Foundation's ICU data again? (docs/install.md)"
