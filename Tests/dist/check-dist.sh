@@ -92,7 +92,7 @@ ldd "$packed" | grep -q 'not found' && fail "ldd: a library of $name/bin/maskcle
 readelf -S "$packed" | grep -q '\.symtab' && fail "$name/bin/maskclean is not stripped (it has a .symtab)"
 # Swift's per-object module hashes differ from build to build: make dist zeroes them
 # (Tools/packaging/normalize-binary.py), or no two builds would be the same bytes.
-modhash=$(objcopy -O binary --only-section=.swift_modhash "$packed" /dev/stdout | od -An -tx1 | tr -d ' 0\n')
+modhash=$(objcopy -O binary --only-section=.swift_modhash "$packed" /dev/stdout | od -An -v -tx1 | tr -d ' 0\n')
 [ -z "$modhash" ] || fail "$name/bin/maskclean's .swift_modhash is not zeroed (normalize-binary.py did not run)"
 size=$(stat -c %s "$packed")
 [ "$size" -le 20000000 ] \
