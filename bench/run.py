@@ -342,7 +342,7 @@ def instruction_counts(maskclean, data_dir):
 
     log("counting instructions with callgrind (about a minute) ...")
     csv = (count(data.csv) - count(header_only)) / rows
-    ndjson = (count(data.ndjson) - count(empty, "--format", "ndjson")) / rows
+    ndjson = (count(data.ndjson) - count(empty, "--input-format", "ndjson")) / rows
     # The card and date columns without and with their checks, CSV.
     off, on = ((count(data.csv, spec=spec) - count(header_only, spec=spec)) / rows
                for spec in CHECK_SPECS)
@@ -354,6 +354,10 @@ def callgrind_count(valgrind, maskclean, spec, source, *extra):
     argv = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", str(maskclean),
             "run", str(spec), str(source), "-o", os.devnull, "--quiet", "--jobs", "1", *extra]
     done = subprocess.run(argv, capture_output=True, text=True)
+    # 0, or 1 for a baseline with no records (minRows): any other status means the run did not
+    # do its work (a usage error exits 64 before the spec is read), and its count is not one.
+    if done.returncode not in (0, 1):
+        raise BenchError(f"maskclean exited {done.returncode} under callgrind for {source}:\n{done.stderr[-2000:]}")
     for line in done.stderr.splitlines():
         if "Collected :" in line:
             return int(line.split(":")[-1])
