@@ -37,6 +37,8 @@ extension Setting {
         case .columnNames: "--columns"
         case .firstRow: "--first-row"
         case .proposedColumns: "--only"
+        case .delimiter: "--delimiter"
+        case .encoding: "--encoding"
         }
     }
 }

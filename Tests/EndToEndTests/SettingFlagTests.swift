@@ -11,6 +11,8 @@ struct SettingFlagTests {
         (.columnNames, "--columns"),
         (.firstRow, "--first-row"),
         (.proposedColumns, "--only"),
+        (.delimiter, "--delimiter"),
+        (.encoding, "--encoding"),
     ]
 
     @Test("a usage error shows each setting by its flag, and each output by its own")

@@ -20,10 +20,12 @@ public func untimed(_ report: Data) -> String? {
     String(data: report, encoding: .utf8).map(untimed)
 }
 
-/// A report's text without where it came from (`input`, `inputBytes`, `spec`) and when
-/// (`untimed`): two runs over the same records under different names give equal texts.
+/// A report's text without where it came from (`input`, `inputBytes`, `spec`, how it was read:
+/// `delimiter`, `delimiterDetected`, `encoding`) and when (`untimed`): two runs over the same
+/// records under different names, or in other formats, give equal texts.
 public func countsOnly(_ report: String) -> String {
-    untimed(report).replacing(#/\n  "(input|inputBytes|spec)": [^\n]*/#, with: "")
+    untimed(report).replacing(
+        #/\n  "(input|inputBytes|spec|delimiter|delimiterDetected|encoding)": [^\n]*/#, with: "")
 }
 
 /// `countsOnly` for a report's bytes.

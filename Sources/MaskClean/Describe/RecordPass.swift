@@ -20,11 +20,23 @@ struct RecordPass {
         options.outputFormat = .ndjson
         options.chunkSize = 64 << 10
         options.columnNames = describe.columnNames
+        options.delimiter = describe.delimiter
         self.options = options
         settings = SourceSettings(
             spec: Spec(file: "", notations: [], columns: []), options: options, outputFormat: .ndjson,
-            delimiter: describe.delimiter ?? format.defaultDelimiter)
+            delimiter: describe.delimiter ?? format.defaultDelimiter, writesRecords: false)
         limit = describe.head > 0 ? describe.head : Int.max
+    }
+
+    /// Settles the delimiter of a CSV or TSV input as a run does (`DelimiterDetection.settle`),
+    /// from its first lines when it is detected.
+    mutating func settleDelimiter(_ input: InputFile, detects: Bool?) throws(MaskCleanError) {
+        guard !format.isJSON, options.delimiter == nil else { return }
+        settings.delimiter =
+            try DelimiterDetection.settle(
+                input, format: format, given: nil, detects: detects, columns: options.columnNames?.count,
+                records: limit
+            ).byte
     }
 
     /// The same reading, with a JSON reader that hands over `columns`' values as the batch's

@@ -11,8 +11,14 @@ import FoundationEssentials
 public struct DescribeOptions: Sendable {
     public var input: String
     public var inputFormat: RecordFormat?
-    /// The CSV field delimiter; by default `,` (tab for TSV).
+    /// The CSV field delimiter given; nil for the format's (tab for TSV) or, for CSV, the one
+    /// detected, as for a run.
     public var delimiter: UInt8?
+    /// Whether the delimiter is detected when none is given (`--delimiter auto`): nil for the
+    /// default, which detects it for CSV and not for TSV.
+    public var detectsDelimiter: Bool?
+    /// The encoding of the input's text (`--encoding`); nil for UTF-8.
+    public var encoding: TextEncoding?
     /// The columns of a CSV or TSV input without a header line (`--no-header --columns`).
     public var columnNames: [String]?
     /// The records the proposal is judged from, spread over every record read (`--sample`);
@@ -46,6 +52,10 @@ struct RecordSample {
     var sampled = 0
     /// The columns in input order: a CSV header's names, or JSON keys as first met.
     var columns: [String] = []
+    /// The encoding the input is read as, both times.
+    var encoding: TextEncoding?
+    /// Names the header gives more than one column: a spec cannot name them.
+    var repeatedNames: Set<String> = []
     /// Each column's sampled values, added up; `unmaskable` counts every record read.
     var tallies: [ColumnTally] = []
     /// What a column keeps in memory.
@@ -83,16 +93,22 @@ struct RecordSample {
     ) throws(MaskCleanError) -> RecordSample {
         let pass = try RecordPass(options)
         let input = try InputFile(path: options.input)
-        var sample = RecordSample(file: input.name, input: options.input, pass: pass)
+        try input.decode(as: options.encoding)
+        var copy: InputCopy?
+        // A pipe (standard input, a process substitution, a FIFO) cannot be read twice.
+        if input.size == nil {
+            copy = try InputCopy()
+            input.copy = copy
+        }
+        // The delimiter is settled once, from the first reading: the second reads with it.
+        var settled = pass
+        try settled.settleDelimiter(input, detects: options.detectsDelimiter)
+        var sample = RecordSample(file: input.name, input: options.input, pass: settled)
+        sample.encoding = options.encoding
+        sample.copy = copy
         sample.limits = limits
         sample.workers = max(1, options.jobs)
         sample.version = input.version
-        // A pipe (standard input, a process substitution, a FIFO) cannot be read twice.
-        if input.size == nil {
-            let copy = try InputCopy()
-            input.copy = copy
-            sample.copy = copy
-        }
         if options.sample == 0 {
             try sample.addEvery(input)
         } else {
@@ -109,6 +125,7 @@ struct RecordSample {
         let file = file
         records = try pass.read(input) { (names: [String]) throws(MaskCleanError) in
             slots = names.map { column($0) }
+            repeatedNames = Self.repeated(names)
         } record: { (batch, record, offset, names) throws(MaskCleanError) in
             if let names {
                 let sampled = Self.sampled(batch, record, names, slots, worker: nil)
@@ -137,6 +154,7 @@ struct RecordSample {
         let (count, readers) = try pass.read(input, workers: (0..<workers).map { SampleWorker(id: $0) }) {
             (names: [String]) throws(MaskCleanError) in
             slots = names.map { column($0) }
+            repeatedNames = Self.repeated(names)
         } record: { (worker: inout SampleWorker, batch, record, offset, names) throws(MaskCleanError) in
             if names == nil { worker.read(batch, record, at: offset) }
             let key = SampleKeeper<SampledRecord>.key(offset)
@@ -183,8 +201,13 @@ struct RecordSample {
     /// The input from its start, for a second reading: a regular file opened again, or a pipe's
     /// bytes as they were read.
     func reopened() throws(MaskCleanError) -> InputFile {
-        if let copy { return try copy.reopened(as: file) }
+        if let copy {
+            let again = try copy.reopened(as: file)
+            try again.decode(as: encoding)
+            return again
+        }
         let again = try InputFile(path: input)
+        try again.decode(as: encoding)
         // Replaced or rewritten since the first reading (each reading checks itself): the
         // figures would count records the proposal was not judged from.
         guard again.version == version else {
@@ -241,6 +264,14 @@ struct RecordSample {
             _ = tallies[index].add(cell, limits)
         }
         sampled += 1
+    }
+
+    /// The names a CSV header (or `--columns`) gives more than one field.
+    private static func repeated(_ names: [String]) -> Set<String> {
+        var seen: Set<String> = []
+        var repeated: Set<String> = []
+        for name in names where !seen.insert(name).inserted { repeated.insert(name) }
+        return repeated
     }
 
     /// The index of the column `name`, added (empty for the records before) if new.

@@ -12,6 +12,9 @@ public struct SpecProposal: Sendable {
     public var sampledRecords: Int?
     /// The columns looked at, in input order.
     public var columns: [ColumnProposal]
+    /// What the caller should be told besides the spec: that the header looks like a record
+    /// (`HeaderGuess`).
+    public var warnings: [UsageMessage] = []
 
     /// The columns the spec masks.
     public var proposed: [ColumnProposal] { columns.filter { $0.leftOut == nil } }
@@ -135,6 +138,13 @@ public enum SpecProposer {
             let summaries = ColumnTally.summaries(indices.map { sample.tallies[$0] }, workers: sample.workers)
             for (index, summary) in zip(indices, summaries) {
                 let tally = sample.tallies[index]
+                guard !sample.repeatedNames.contains(sample.columns[index]) else {
+                    var column = ColumnProposal(name: sample.columns[index], values: tally.values)
+                    column.leftOut =
+                        "the name is given to more than one column, and a spec names each column it masks once"
+                    columns.append(column)
+                    continue
+                }
                 columns.append(
                     try propose(
                         sample.columns[index], summary, empty: sample.sampled - tally.values,
@@ -160,15 +170,23 @@ public enum SpecProposer {
         // names are the input's, and an added column's is a name plus a suffix that no other
         // suffix ends like, or null when the input has it.
         try measure(&columns, sample, chosen)
-        let proposal = SpecProposal(
+        var proposal = SpecProposal(
             file: sample.file, records: sample.records, sampledRecords: sample.isWhole ? nil : sample.sampled,
             columns: columns)
+        if !sample.pass.format.isJSON && options.columnNames == nil {
+            let values = HeaderGuess.valuesAmong(sample.columns)
+            if !values.isEmpty {
+                proposal.warnings.append(
+                    HeaderGuess.warning(values, columns: sample.columns.count, file: sample.file))
+            }
+        }
         guard !proposal.proposed.isEmpty else {
             let reasons = columns.map { "\($0.name): \($0.leftOut ?? "")" }.joined(separator: "; ")
+            let hints = proposal.warnings.map { "; " + $0 }.reduce(UsageMessage(""), +)
             throw .data(
                 sample.file, line: nil,
                 "no column to propose from \(plural(sample.records, "record"))"
-                    + (reasons.isEmpty ? "" : " (\(reasons))"))
+                    + (reasons.isEmpty ? "" : " (\(reasons))") + hints)
         }
         return proposal
     }

@@ -12,6 +12,10 @@ public enum Setting: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case firstRow
     /// The columns `describe` proposes a spec for.
     case proposedColumns
+    /// The CSV or TSV input's field delimiter.
+    case delimiter
+    /// The encoding of the input's text.
+    case encoding
 
     /// The setting in words, as the library's own messages say it.
     public var description: String {
@@ -21,6 +25,8 @@ public enum Setting: Sendable, Hashable, CaseIterable, CustomStringConvertible {
         case .columnNames: "the column list given for a header-less input"
         case .firstRow: "the first row of a partition"
         case .proposedColumns: "the columns to propose"
+        case .delimiter: "the field delimiter"
+        case .encoding: "the input's encoding"
         }
     }
 }

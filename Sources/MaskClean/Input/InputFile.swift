@@ -45,6 +45,10 @@ public final class InputFile {
     var isCompressed: Bool { decompressor != nil }
     /// Where every byte read from the file goes too: `describe` reads standard input twice.
     var copy: InputCopy?
+    /// Text read ahead by `peek`, which the next reads return first.
+    private var peeked: ArraySlice<UInt8> = []
+    /// Set when the input's text is in another encoding than UTF-8.
+    private var decoder: TextDecoder?
 
     public init(path: String) throws(MaskCleanError) {
         if path == "-" {
@@ -97,6 +101,60 @@ public final class InputFile {
 
     /// Reads up to `buffer.count` bytes of the input's text; 0 at its end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
+        if peeked.startIndex < peeked.endIndex {
+            let count = min(buffer.count, peeked.count)
+            peeked.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            peeked.removeFirst(count)
+            return count
+        }
+        return try readText(into: buffer)
+    }
+
+    /// Reads the input's first `count` bytes of text (fewer when it is shorter, or once they
+    /// hold `lines` line feeds: a pipe that stays open is not waited on for more) without taking
+    /// them: the reads after return them first. For what must be known of the text before it is
+    /// read (`DelimiterDetection`). Returns them, and whether they are the whole input.
+    func peek(_ count: Int, lines: Int = .max) throws(MaskCleanError) -> (bytes: [UInt8], isWhole: Bool) {
+        var bytes = Array(peeked)
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+        defer { block.deallocate() }
+        var ended = false
+        var lineFeeds = bytes.count { $0 == 0x0A }
+        while bytes.count < count, lineFeeds < lines {
+            let read = try readText(into: block)
+            if read == 0 {
+                ended = true
+                break
+            }
+            let more = UnsafeRawBufferPointer(rebasing: block[..<read])
+            lineFeeds += more.count { $0 == 0x0A }
+            bytes += more
+        }
+        peeked = bytes[...]
+        return (bytes, ended)
+    }
+
+    /// Reads the input's text as `encoding` (docs/record-formats.md#encoding), converted to
+    /// UTF-8 as it is read. Before the first read.
+    func decode(as encoding: TextEncoding?) throws(MaskCleanError) {
+        guard let encoding, !encoding.isUTF8 else { return }
+        decoder = try TextDecoder(encoding)
+    }
+
+    /// The encoding the input is read as.
+    var encoding: TextEncoding { decoder?.encoding ?? .utf8 }
+
+    /// Reads up to `buffer.count` bytes of the input's text, past what was peeked at: converted
+    /// to UTF-8 when it is in another encoding.
+    private func readText(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
+        guard let decoder else { return try readBytes(into: buffer) }
+        return try decoder.read(into: buffer, file: name) { (raw) throws(MaskCleanError) in
+            try readBytes(into: raw)
+        }
+    }
+
+    /// Reads up to `buffer.count` of the input's bytes, decompressed.
+    private func readBytes(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
         if !sniffed { try sniff() }
         if let decompressor { return try decompress(with: decompressor, into: buffer) }
         if !pending.isEmpty { return pending.take(into: buffer) }

@@ -45,6 +45,9 @@ struct InputStart {
     /// The bytes read past the start, and the physical line they begin on.
     var leftover: [UInt8]
     var nextLine: Int
+    /// A CSV header ended with a delimiter: `columnNames` ends with its empty field when the
+    /// output is CSV, which writes it back (docs/record-formats.md#a-trailing-delimiter).
+    var trailingDelimiter = false
 }
 
 /// What every source needs to know of the run.
@@ -54,6 +57,9 @@ struct SourceSettings {
     var outputFormat: RecordFormat
     /// The CSV field delimiter of the input.
     var delimiter: UInt8
+    /// Records are written out (a run), not only read (`describe`): a JSON output's keys must
+    /// then be distinct.
+    var writesRecords = true
 
     var policy: ErrorPolicy { options.policy }
     var maximumRecordBytes: Int { options.maximumRecordBytes }

@@ -13,6 +13,9 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     case unterminatedQuotedField
     /// `given`: the columns were named by `--columns`, not by a header.
     case fieldCount(expected: Int, found: Int, given: Bool = false)
+    /// The header ends with a delimiter (an empty last field, which names no column), and the
+    /// record has a value in that last field (docs/record-formats.md#a-trailing-delimiter).
+    case valueAfterTrailingDelimiter
     /// A field that is not UTF-8, which no JSON string holds.
     case invalidUTF8ForJSON(column: String)
     case invalidUTF8InColumn(String)
@@ -43,6 +46,15 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
             "expected \(expected) field\(expected == 1 ? "" : "s") as in \(Setting.columnNames), found \(found)"
     }
 
+    /// Text that is not UTF-8, which another `--encoding` may read.
+    var isInvalidUTF8: Bool {
+        switch self {
+        case .invalidUTF8ForJSON, .invalidUTF8InColumn, .invalidUTF8InKey: true
+        case .badText(let what, _): what == "invalid UTF-8"
+        default: false
+        }
+    }
+
     var description: String {
         switch self {
         case .nulByte: "NUL byte in the data"
@@ -53,6 +65,8 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
         case .unterminatedQuotedField: "unterminated quoted field"
         case .fieldCount(let expected, let found, let given):
             "expected \(expected) field\(expected == 1 ? "" : "s") as in \(given ? "--columns" : "the header"), found \(found)"
+        case .valueAfterTrailingDelimiter:
+            "a value after the last column: the header ends with a delimiter, so the records' last field is empty"
         case .invalidUTF8ForJSON(let column):
             "invalid UTF-8 in column \"\(column)\", which a JSON string cannot hold"
         case .invalidUTF8InColumn(let column): "invalid UTF-8 in column \"\(column)\""
@@ -116,7 +130,11 @@ struct RejectPolicy: Sendable {
         into result: inout ChunkResult
     ) -> Outcome {
         guard policy != .fail else {
-            result.fatal = .data(file, line: line, problem.message)
+            var message = problem.message
+            if problem.isInvalidUTF8, let hint = InputText.encodingHint(record) {
+                message = message + " (" + hint + ")"
+            }
+            result.fatal = .data(file, line: line, message)
             return .stop
         }
         result.rejections.append(Rejection(line: line, reason: problem.description))

@@ -85,6 +85,19 @@ public enum ReportMerger {
             let sizes = partials.compactMap(\.report.origin.inputBytes)
             report.origin = timer.origin(
                 inputBytes: sizes.count == partials.count ? sizes.reduce(0, +) : nil, spec: spec.file)
+            // How the partitions were read, when they all say the same.
+            let origins = partials.map(\.report.origin)
+            if let first = origins.first,
+                origins.allSatisfy({
+                    $0.delimiter == first.delimiter && $0.delimiterDetected == first.delimiterDetected
+                })
+            {
+                report.origin.delimiter = first.delimiter
+                report.origin.delimiterDetected = first.delimiterDetected
+            }
+            if let first = origins.first, origins.allSatisfy({ $0.encoding == first.encoding }) {
+                report.origin.encoding = first.encoding
+            }
             if options.redactSamples { report.redactSamples() }
             committing = true
             try outputs.commit(report)

@@ -14,8 +14,14 @@ public struct RunOptions: Sendable {
     public var redactSamples = false
     public var inputFormat: RecordFormat?
     public var outputFormat: RecordFormat?
-    /// The CSV field delimiter; by default `,` (tab for TSV).
+    /// The CSV field delimiter given; nil for the format's (tab for TSV) or, for CSV, the one
+    /// detected (`DelimiterDetection`).
     public var delimiter: UInt8?
+    /// Whether the delimiter is detected when none is given (`--delimiter auto`): nil for the
+    /// default, which detects it for CSV and not for TSV.
+    public var detectsDelimiter: Bool?
+    /// The encoding of the input's text (`--encoding`); nil for UTF-8.
+    public var encoding: TextEncoding?
     /// The columns of a CSV or TSV input without a header line (`--no-header --columns`), whose
     /// first line is then a record; nil when the input's first line is its header.
     public var columnNames: [String]?
@@ -122,6 +128,7 @@ public enum Runner {
         let outputs = try Outputs(options)
         var totals = RunTotals(spec: spec)
         var inputBytes: Int?
+        var delimiter: (byte: UInt8, detected: Bool)?
         var baseline: Baseline?
         // Set once the outputs are being committed: an error then is one of theirs, and no
         // report of it can be written where the finished one was going.
@@ -131,6 +138,9 @@ public enum Runner {
             if let baseline { report.compare(with: baseline) }
             report.input = options.input
             report.origin = timer.origin(inputBytes: inputBytes, spec: spec.file)
+            report.origin.delimiter = delimiter?.byte
+            report.origin.delimiterDetected = delimiter?.detected ?? false
+            report.origin.encoding = options.encoding ?? .utf8
             report.placeInPartition(part: options.part, firstRow: options.firstRow)
             if options.redactSamples { report.redactSamples() }
             return report
@@ -138,13 +148,19 @@ public enum Runner {
         do throws(MaskCleanError) {
             if let path = options.baseline { baseline = try Baseline.load(path: path, spec: spec) }
             let input = try InputFile(path: options.input)
+            try input.decode(as: options.encoding)
             inputBytes = input.size
+            if !inputFormat.isJSON {
+                delimiter = try DelimiterDetection.settle(
+                    input, format: inputFormat, given: options.delimiter, detects: options.detectsDelimiter,
+                    columns: options.columnNames?.count)
+            }
             let settings = SourceSettings(
                 spec: spec, options: options, outputFormat: outputFormat,
-                delimiter: options.delimiter ?? inputFormat.defaultDelimiter)
-            // The delimiter asked for is the output's too while the format stays.
+                delimiter: delimiter?.byte ?? inputFormat.defaultDelimiter)
+            // The input's delimiter is the output's too while the format stays.
             var outputDelimiter = outputFormat.defaultDelimiter
-            if outputFormat == inputFormat, let delimiter = options.delimiter { outputDelimiter = delimiter }
+            if outputFormat == inputFormat, let delimiter { outputDelimiter = delimiter.byte }
             let run = RunSetup(
                 spec: spec, options: options, input: input, outputs: outputs,
                 framing: RecordFraming(format: outputFormat, delimiter: outputDelimiter))

@@ -23,6 +23,15 @@ extension Report {
         public var started: Date?
         /// How long it took, from its start to its report.
         public var duration: Duration?
+        /// The CSV or TSV input's field delimiter; nil for JSON input, and for a merge of
+        /// reports that do not all say the same.
+        public var delimiter: UInt8?
+        /// Whether the delimiter was detected (`--delimiter auto`) rather than given or the
+        /// format's own.
+        public var delimiterDetected = false
+        /// The encoding the input was read as (`--encoding`); nil for a report that does not say
+        /// (one written before reports said it, a merge of reports that do not all say the same).
+        public var encoding: TextEncoding?
 
         public init(
             inputBytes: Int? = nil, spec: String? = nil, started: Date? = nil, duration: Duration? = nil

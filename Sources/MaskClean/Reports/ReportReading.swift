@@ -135,6 +135,25 @@ struct ReportParser {
         report.origin.inputBytes = try optional(top["inputBytes"]).map { (node) throws(MaskCleanError) in
             try count(node, place: "inputBytes")
         }
+        // Written since the delimiter is detected; an older report has neither.
+        if let node = optional(top["delimiter"]) {
+            let text = try string(node, place: "delimiter")
+            guard text.utf8.count == 1, let byte = text.utf8.first, byte < 0x80 else {
+                throw fail(node, "delimiter", "expected one ASCII character")
+            }
+            report.origin.delimiter = byte
+        }
+        if let node = top["delimiterDetected"] {
+            report.origin.delimiterDetected = try bool(node, place: "delimiterDetected")
+        }
+        if let node = optional(top["encoding"]) {
+            let name = try string(node, place: "encoding")
+            do throws(MaskCleanError) {
+                report.origin.encoding = try TextEncoding(named: name)
+            } catch {
+                throw fail(node, "encoding", "not an encoding this system knows: \(name)")
+            }
+        }
         report.samplesRedacted = try bool(
             required(top, "samplesRedacted", of: root, place: "report"), place: "samplesRedacted")
         report.partitions = try partitions(

@@ -23,6 +23,12 @@ extension Report {
         for (key, value) in [
             ("input", JSONTextWriter.quoted(input)),
             ("inputBytes", origin.inputBytes.map(String.init) ?? "null"),
+            (
+                "delimiter",
+                origin.delimiter.map { JSONTextWriter.quoted(String(UnicodeScalar($0))) } ?? "null"
+            ),
+            ("delimiterDetected", origin.delimiterDetected ? "true" : "false"),
+            ("encoding", origin.encoding.map { JSONTextWriter.quoted($0.name) } ?? "null"),
             ("spec", origin.spec.map(JSONTextWriter.quoted) ?? "null"),
             ("maskcleanVersion", JSONTextWriter.quoted(origin.version)),
             ("started", origin.started.map { JSONTextWriter.quoted(ReportTime.rfc3339($0)) } ?? "null"),
@@ -265,6 +271,10 @@ extension Report {
                 line += ")"
             }
             lines.append(line)
+        }
+        // A delimiter other than the comma, found by looking: said, so that a wrong guess shows.
+        if origin.delimiterDetected, let delimiter = origin.delimiter, delimiter != UInt8(ascii: ",") {
+            lines.append("read with the delimiter \(DelimiterDetection.shown(delimiter)) (detected)")
         }
         if blankLines > 0 {
             // A partition's name (`--part`, a merged report's) is data, shown as a column's is.

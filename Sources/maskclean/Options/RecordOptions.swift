@@ -98,6 +98,8 @@ struct RecordOptions: ParsableArguments {
         options.inputFormat = reader.inputFormat
         options.outputFormat = outputFormat
         options.delimiter = try reader.delimiterByte()
+        options.detectsDelimiter = reader.detectsDelimiter
+        options.encoding = try reader.textEncoding()
         options.columnNames = try reader.columnNames(input: input)
         options.writesHeader = !noHeader
         options.policy = quarantine != nil ? .quarantine : onError == .skip ? .skip : .fail

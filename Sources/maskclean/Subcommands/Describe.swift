@@ -102,6 +102,8 @@ struct Describe: ParsableCommand {
             var options = DescribeOptions(input: input)
             options.inputFormat = reader.inputFormat
             options.delimiter = try reader.delimiterByte()
+            options.detectsDelimiter = reader.detectsDelimiter
+            options.encoding = try reader.textEncoding()
             options.columnNames = try reader.columnNames(input: input)
             options.sample = sample
             options.head = head
@@ -125,6 +127,9 @@ struct Describe: ParsableCommand {
             }
         }
         let proposal = try SpecProposer.describe(options)
+        for warning in proposal.warnings {
+            Diagnostics.warning(warning.rendered(naming: \.flag, setting: \.flag))
+        }
         guard let output, toFile else {
             var standardOutput = StandardOutput()
             try standardOutput.write(

@@ -12,6 +12,8 @@ struct SettingTests {
         case .columnNames: "--columns"
         case .firstRow: "--first-row"
         case .proposedColumns: "--only"
+        case .delimiter: "--delimiter"
+        case .encoding: "--encoding"
         }
     }
 
@@ -21,6 +23,8 @@ struct SettingTests {
         (.columnNames, "the column list given for a header-less input"),
         (.firstRow, "the first row of a partition"),
         (.proposedColumns, "the columns to propose"),
+        (.delimiter, "the field delimiter"),
+        (.encoding, "the input's encoding"),
     ]
 
     @Test("every setting has words of its own, none a flag")

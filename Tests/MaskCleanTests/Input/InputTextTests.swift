@@ -16,14 +16,15 @@ struct InputTextTests {
     }
 
     @Test(
-        "UTF-16 with or without a byte-order mark is refused with the way to convert it",
+        "UTF-16 with or without a byte-order mark is refused with the --encoding that reads it",
         arguments: [(true, false), (true, true), (false, false), (false, true)])
     func utf16Refused(marked: Bool, bigEndian: Bool) {
         let bytes = utf16("id,phone\n1,5551234567\n", marked: marked, bigEndian: bigEndian)
+        let which = marked ? "utf-16" : bigEndian ? "utf-16be" : "utf-16le"
         #expect(
             throws: MaskCleanError.data(
-                "export.csv", line: nil,
-                "UTF-16 is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)")
+                "export.csv", line: 1,
+                "not UTF-8: looks like \(which.uppercased()): try \(Setting.encoding) \(which)")
         ) {
             try InputText.refuseUTF16(bytes, file: "export.csv")
         }

@@ -114,7 +114,11 @@ struct PipelineTests {
                 spec: Self.spec, input: "data.csv", in: folder, output: "clean.csv", report: "report.json",
                 chunkSize: chunkSize)
             #expect(input.bad[0].line == 4)
-            let expected = "\(folder.path("data.csv")):4: \(bad.reason)"
+            // Text that is not UTF-8 stops the run saying which encoding would read it.
+            let hint =
+                bad.reason.hasPrefix("invalid UTF-8")
+                ? " (looks like Windows-1252 or ISO-8859-1: try the input's encoding windows-1252)" : ""
+            let expected = "\(folder.path("data.csv")):4: \(bad.reason)\(hint)"
             #expect(outcome.error?.message == expected, "chunk size \(chunkSize)")
             #expect(outcome.error?.status == .dataError)
             // No records are left, only the report, which says what stopped the run and counts

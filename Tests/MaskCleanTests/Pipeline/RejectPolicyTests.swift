@@ -106,6 +106,10 @@ struct RejectPolicyTests {
             (.fieldCount(expected: 3, found: 4), "expected 3 fields as in the header, found 4"),
             (.fieldCount(expected: 1, found: 2), "expected 1 field as in the header, found 2"),
             (
+                .valueAfterTrailingDelimiter,
+                "a value after the last column: the header ends with a delimiter, so the records' last field is empty"
+            ),
+            (
                 .invalidUTF8ForJSON(column: "note"),
                 "invalid UTF-8 in column \"note\", which a JSON string cannot hold"
             ),
@@ -174,6 +178,7 @@ struct RejectPolicyTests {
         case .csvSyntax: "csvSyntax"
         case .unterminatedQuotedField: "unterminatedQuotedField"
         case .fieldCount: "fieldCount"
+        case .valueAfterTrailingDelimiter: "valueAfterTrailingDelimiter"
         case .invalidUTF8ForJSON: "invalidUTF8ForJSON"
         case .invalidUTF8InColumn: "invalidUTF8InColumn"
         case .notAnObject: "notAnObject"
@@ -197,7 +202,9 @@ struct RejectPolicyTests {
     func everyProblemListed() {
         let named = Set(Self.sentences().map { Self.caseName($0.0) })
         let cases: Set = [
-            "nulByte", "tooLong", "csvSyntax", "unterminatedQuotedField", "fieldCount", "invalidUTF8ForJSON",
+            "nulByte", "tooLong", "csvSyntax", "unterminatedQuotedField", "fieldCount",
+            "valueAfterTrailingDelimiter",
+            "invalidUTF8ForJSON",
             "invalidUTF8InColumn", "notAnObject", "invalidJSON", "textAfterRecord",
             "missingCommaBetweenRecords",
             "arrayNotClosed", "badText", "addedKeyPresent", "maskedKeyTwice", "maskedKeyHolds",

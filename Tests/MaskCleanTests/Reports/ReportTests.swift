@@ -250,6 +250,9 @@ struct ReportTests {
         report.origin = Report.Origin(
             inputBytes: 118_920, spec: "spec.yaml", started: Date(timeIntervalSince1970: 1_795_744_800.75),
             duration: .milliseconds(1_234) + .microseconds(999))
+        report.origin.delimiter = UInt8(ascii: ";")
+        report.origin.delimiterDetected = true
+        report.origin.encoding = try TextEncoding(named: "windows-1252")
         let expected = """
             {
               "rows": 1000,
@@ -257,6 +260,9 @@ struct ReportTests {
               "error": null,
               "input": "exports/customers.csv",
               "inputBytes": 118920,
+              "delimiter": ";",
+              "delimiterDetected": true,
+              "encoding": "windows-1252",
               "spec": "spec.yaml",
               "maskcleanVersion": "\(maskcleanVersion)",
               "started": "2026-11-27T02:00:00Z",
@@ -373,6 +379,9 @@ struct ReportTests {
               "error": null,
               "input": "-",
               "inputBytes": null,
+              "delimiter": null,
+              "delimiterDetected": false,
+              "encoding": null,
               "spec": null,
               "maskcleanVersion": "\(maskcleanVersion)",
               "started": null,

@@ -24,6 +24,9 @@ struct CSVInputPlan: Sendable {
     var splitsPlainLines = true
     /// The columns were named by `--columns`, the input having no header line: messages say so.
     var columnsGiven = false
+    /// The header ends with a delimiter: its last field is empty and names no column, and each
+    /// record's last field must be empty too (docs/record-formats.md#a-trailing-delimiter).
+    var trailingDelimiter = false
 
     var slots: Int { slotOfField.count { $0 >= 0 } }
 }
@@ -259,6 +262,19 @@ final class CSVRecordReader: RecordReader, CSVFieldSink {
         endRecord(raw: recordStart..<pieceEnd, content: Self.content(of: batch.bytes, recordStart..<pieceEnd))
     }
 
+    /// Whether a record of more than one field (its bytes without the line end) ends with an
+    /// empty field: with the delimiter, or with the delimiter and an empty quoted field.
+    static func endsWithEmptyField(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>, delimiter: UInt8
+    )
+        -> Bool
+    {
+        let end = content.upperBound
+        if end - content.lowerBound >= 1, bytes[end - 1] == delimiter { return true }
+        return end - content.lowerBound >= 3 && bytes[end - 1] == 0x22 && bytes[end - 2] == 0x22
+            && bytes[end - 3] == delimiter
+    }
+
     /// A record's bytes without its line end: LF, CRLF or a bare CR.
     static func content(of bytes: UnsafeBufferPointer<UInt8>, _ record: Range<Int>) -> Range<Int> {
         var end = record.upperBound
@@ -275,6 +291,11 @@ final class CSVRecordReader: RecordReader, CSVFieldSink {
         guard fieldIndex == plan.headerCount else {
             forgetFields()
             badRecord = .fieldCount(expected: plan.headerCount, found: fieldIndex, given: plan.columnsGiven)
+            return
+        }
+        if plan.trailingDelimiter, !Self.endsWithEmptyField(batch.bytes, content, delimiter: plan.delimiter) {
+            forgetFields()
+            badRecord = .valueAfterTrailingDelimiter
             return
         }
         batch.records.append(

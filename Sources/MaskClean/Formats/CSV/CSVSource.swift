@@ -17,13 +17,21 @@ struct CSVSource: RecordSource {
     init(input: InputFile, _ settings: SourceSettings) throws(MaskCleanError) {
         self.settings = settings
         let given = settings.options.columnNames
-        let header: CSVHeader
+        var header: CSVHeader
         if let given {
             header = try CSVHeader.given(
                 given, input, delimiter: settings.delimiter, limit: settings.maximumRecordBytes)
         } else {
             header = try CSVHeader.read(
                 input, delimiter: settings.delimiter, limit: settings.maximumRecordBytes)
+        }
+        // A header that alone ends with a delimiter (its first record has one field fewer) has
+        // nothing after its last name: the records are read, and written back, as they are.
+        if header.trailingDelimiter,
+            CSVHeader.fieldCount(ofFirstRecordIn: header.leftover, delimiter: settings.delimiter)
+                == header.names.count
+        {
+            header.trailingDelimiter = false
         }
         let spec = settings.spec
         var fieldIndex: [String: [Int]] = [:]
@@ -39,12 +47,9 @@ struct CSVSource: RecordSource {
                     "no column \"\(column.name)\" in \(input.name) (\(named): \(known))\(didYouMean(column.name, in: header.names))"
                 )
             }
-            guard indices.count == 1 else {
-                throw .data(
-                    input.name, line: 1,
-                    "the header names column \"\(column.name)\" \(indices.count) times (fields \(indices.map { String($0 + 1) }.joined(separator: ", "))); the spec cannot tell which to mask"
-                )
-            }
+            try Self.requireOne(
+                column.name, indices, spec: spec, place: column.place, given: given != nil, input: input.name,
+                "the spec cannot tell which to mask")
             maskedFields.append(indices[0])
         }
         var regionFields: [Int] = []
@@ -60,12 +65,9 @@ struct CSVSource: RecordSource {
                     "no column \"\(region)\" in \(input.name) (its columns: \(known))\(didYouMean(region, in: header.names))"
                 )
             }
-            guard indices.count == 1 else {
-                throw .data(
-                    input.name, line: 1,
-                    "the header names column \"\(region)\" \(indices.count) times (fields \(indices.map { String($0 + 1) }.joined(separator: ", "))); the spec cannot tell which holds the regions"
-                )
-            }
+            try Self.requireOne(
+                region, indices, spec: spec, place: "\(column.place): regionColumn", given: given != nil,
+                input: input.name, "the spec cannot tell which holds the regions")
             regionFields.append(indices[0])
         }
         self.regionFields = regionFields
@@ -78,27 +80,36 @@ struct CSVSource: RecordSource {
                     "no column \"\(name)\" in \(input.name) (its columns: \(known))\(didYouMean(name, in: header.names))"
                 )
             }
-            guard indices.count == 1 else {
-                throw .data(
-                    input.name, line: 1,
-                    "the header names column \"\(name)\" \(indices.count) times (fields \(indices.map { String($0 + 1) }.joined(separator: ", "))); the spec's key cannot tell which names a record"
-                )
-            }
+            try Self.requireOne(
+                name, indices, spec: spec, place: "key", given: given != nil, input: input.name,
+                "the spec's key cannot tell which names a record")
             keyFields.append(indices[0])
         }
         self.keyFields = keyFields
         try settings.checkAddedColumns(against: header.names, of: input.name)
-        if settings.outputFormat.isJSON { try Self.checkDistinctKeys(header.names, of: input.name) }
+        if settings.outputFormat.isJSON && settings.writesRecords {
+            try Self.checkDistinctKeys(header.names, of: input.name)
+        }
+        // A trailing delimiter's empty field is written back in CSV (docs/record-formats.md);
+        // JSON has no key for it.
+        let fieldNames = header.names + (header.trailingDelimiter ? [""] : [])
+        writtenFieldCount = settings.outputFormat.isJSON ? header.names.count : fieldNames.count
         start = InputStart(
-            columnNames: header.names, lineEnd: header.lineEnd, byteOrderMark: header.byteOrderMark,
-            leftover: header.leftover, nextLine: header.nextLine)
+            columnNames: Array(fieldNames.prefix(writtenFieldCount)), lineEnd: header.lineEnd,
+            byteOrderMark: header.byteOrderMark, leftover: header.leftover, nextLine: header.nextLine,
+            trailingDelimiter: header.trailingDelimiter)
         self.maskedFields = maskedFields
         policy = RejectPolicy(policy: settings.policy, file: input.name)
         plan = CSVInputPlan(
-            delimiter: settings.delimiter, headerCount: header.names.count, columnNames: header.names,
-            slotOfField: Array(header.names.indices), maximumRecordBytes: settings.maximumRecordBytes,
-            splitsPlainLines: settings.splitsPlainLines, columnsGiven: given != nil)
+            delimiter: settings.delimiter, headerCount: fieldNames.count, columnNames: fieldNames,
+            slotOfField: Array(fieldNames.indices), maximumRecordBytes: settings.maximumRecordBytes,
+            splitsPlainLines: settings.splitsPlainLines, columnsGiven: given != nil,
+            trailingDelimiter: header.trailingDelimiter)
     }
+
+    /// The input's fields a writer writes one by one: all but a trailing delimiter's empty one
+    /// in JSON.
+    private let writtenFieldCount: Int
 
     func makeSplitter() -> CSVSplitter { CSVSplitter(delimiter: settings.delimiter) }
 
@@ -127,14 +138,36 @@ struct CSVSource: RecordSource {
             replacing[plan.slotOfField[field]] = column
         }
         writer.written = WrittenFields(
-            slots: copiesRecords ? [] : Array(plan.columnNames.indices), names: plan.columnNames,
-            replacingColumnOfSlot: replacing, columnCount: plan.headerCount, copiesCSV: sameCSV)
+            slots: copiesRecords ? [] : Array(plan.columnNames.indices.prefix(writtenFieldCount)),
+            names: plan.columnNames,
+            replacingColumnOfSlot: replacing, columnCount: writtenFieldCount, copiesCSV: sameCSV)
         writer.copiesRecords = copiesRecords
         let stage = MaskingStage(
             columns: columns, slotOfColumn: maskedFields.map { plan.slotOfField[$0] },
             regionSlotOfColumn: regionFields.map { $0 >= 0 ? plan.slotOfField[$0] : -1 },
             keySlots: keyFields.map { plan.slotOfField[$0] }, policy: policy, writer: writer)
         return BatchProcessor(reader: CSVRecordReader(plan: plan), stage: stage)
+    }
+
+    /// A column the spec names must be one field. A header that repeats the name is the data's
+    /// doing; `--columns` that repeats it (for columns no spec column names) makes naming it a
+    /// spec error: the message lists the positions.
+    private static func requireOne(
+        _ name: String, _ indices: [Int], spec: Spec, place: String, given: Bool, input: String,
+        _ consequence: String
+    ) throws(MaskCleanError) {
+        guard indices.count > 1 else { return }
+        let positions = indices.map { String($0 + 1) }.joined(separator: ", ")
+        guard given else {
+            throw .data(
+                input, line: 1,
+                "the header names column \"\(name)\" \(indices.count) times (fields \(positions)); \(consequence)"
+            )
+        }
+        throw .spec(
+            spec.file, place,
+            "\"\(name)\" names \(indices.count) columns of \(Setting.columnNames) (columns \(positions)); \(consequence): give the column a name of its own there"
+        )
     }
 
     /// CSV to JSON: a header name written twice (two empty names too) would give every record
@@ -159,6 +192,9 @@ struct CSVHeader {
     /// The header's line end, which a CSV output keeps.
     var lineEnd: [UInt8]
     var byteOrderMark: Bool
+    /// The header ended with a delimiter: its last, empty field is not in `names`
+    /// (docs/record-formats.md#a-trailing-delimiter).
+    var trailingDelimiter = false
     /// Bytes read past the header, and the line they start on.
     var leftover: [UInt8]
     var nextLine: Int
@@ -200,15 +236,32 @@ struct CSVHeader {
         var names: [String] = []
         for field in fields.fields {
             guard let name = String(validating: field, as: UTF8.self) else {
-                throw .data(input.name, line: 1, "invalid UTF-8 in the header")
+                let hint = InputText.encodingHint(headerBytes).map { " (" + $0 + ")" } ?? ""
+                throw .data(input.name, line: 1, "invalid UTF-8 in the header" + hint)
             }
             names.append(name)
         }
         let header = headerBytes[..<headerLength]
+        // One empty name at the end, after a named column: the line ends with a delimiter.
+        let trailingDelimiter = names.count >= 2 && names.last == "" && names[names.count - 2] != ""
+        if trailingDelimiter { names.removeLast() }
         return CSVHeader(
             names: names, lineEnd: header.suffix(2) == [0x0D, 0x0A] ? [0x0D, 0x0A] : [0x0A],
-            byteOrderMark: skip > 0, leftover: Array(bytes[(skip + headerLength)...]),
-            nextLine: 1 + header.count { $0 == 0x0A })
+            byteOrderMark: skip > 0, trailingDelimiter: trailingDelimiter,
+            leftover: Array(bytes[(skip + headerLength)...]), nextLine: 1 + header.count { $0 == 0x0A })
+    }
+
+    /// How many fields the first record in `bytes` has, when `bytes` hold all of it and it
+    /// reads as CSV; nil otherwise.
+    static func fieldCount(ofFirstRecordIn bytes: [UInt8], delimiter: UInt8) -> Int? {
+        var splitter = CSVSplitter(delimiter: delimiter)
+        let end = bytes.withUnsafeBufferPointer { splitter.scanToFirstBoundary($0).boundary }
+        guard let end else { return nil }
+        let fields = HeaderFields()
+        let parser = CSVParser(delimiter: delimiter, sink: fields)
+        var parsed = bytes.withUnsafeBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0[..<end])) }
+        if parsed && !fields.ended { parsed = parser.finish() }
+        return parsed && fields.ended ? fields.fields.count : nil
     }
 
     /// The start of an input without a header line (`--no-header`): `names` are its columns, and

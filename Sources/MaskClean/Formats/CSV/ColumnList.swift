@@ -5,7 +5,7 @@ import FoundationEssentials
 public enum ColumnList {
     /// Reads `text` as the header line the input lacks: one CSV record with the run's
     /// `delimiter`, so a name holding the delimiter is quoted (`id,"name, full",phone`). A usage
-    /// error when it is not one record of distinct, non-empty names.
+    /// error when it is not one record of non-empty names.
     public static func parse(_ text: String, delimiter: UInt8) throws(MaskCleanError) -> [String] {
         let names = try fields(of: text, delimiter: delimiter, option: .columnNames, line: "header line")
         try check(names)
@@ -83,25 +83,16 @@ public enum ColumnList {
     }
 
     /// The rules `parse` keeps, for names given another way: at least one name, none of them
-    /// empty, no name twice (a masked column would be ambiguous, a JSON record's key doubled).
+    /// empty. A name may repeat (an official layout's six `Null` columns) as long as no spec
+    /// column names it, which the run checks against the spec (`CSVSource`).
     public static func check(_ names: [String]) throws(MaskCleanError) {
         guard !names.isEmpty else {
             throw .usage(
                 "\(Setting.columnNames) is empty; name the input's columns in order: \(Setting.columnNames) id,name,phone"
             )
         }
-        var first: [String: Int] = [:]
-        for (index, name) in names.enumerated() {
-            guard !name.isEmpty else {
-                throw .usage(
-                    "\(Setting.columnNames): column \(index + 1) of \(names.count) has an empty name")
-            }
-            if let earlier = first[name] {
-                throw .usage(
-                    "\(Setting.columnNames) names \"\(name)\" twice (columns \(earlier + 1) and \(index + 1))"
-                )
-            }
-            first[name] = index
+        for (index, name) in names.enumerated() where name.isEmpty {
+            throw .usage("\(Setting.columnNames): column \(index + 1) of \(names.count) has an empty name")
         }
     }
 }

@@ -107,7 +107,12 @@ struct CSVSourceTests {
         let folder = try TemporaryFolder()
         let path = folder.path("data.csv")
         // "café" in Latin-1.
-        #expect(throws: MaskCleanError.data(path, line: 1, "invalid UTF-8 in the header")) {
+        #expect(
+            throws: MaskCleanError.data(
+                path, line: 1,
+                "invalid UTF-8 in the header (looks like Windows-1252 or ISO-8859-1: try \(Setting.encoding) windows-1252)"
+            )
+        ) {
             try header(Array("id,caf".utf8) + [0xE9] + Array(",phone\n1,x,555\n".utf8), in: folder)
         }
     }
@@ -139,14 +144,20 @@ struct CSVSourceTests {
     @Test("UTF-16 is refused as UTF-16, with or without a byte-order mark, either byte order")
     func utf16Refused() throws {
         let folder = try TemporaryFolder()
-        let refused = MaskCleanError.data(
-            folder.path("data.csv"), line: nil,
-            "UTF-16 is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)")
+        func refused(_ which: String) -> MaskCleanError {
+            .data(
+                folder.path("data.csv"), line: 1,
+                "not UTF-8: looks like \(which.uppercased()): try \(Setting.encoding) \(which)")
+        }
         let text = "id,phone\r\n1,5551234567\r\n"
-        #expect(throws: refused) { try header(utf16(text, marked: true), in: folder) }
-        #expect(throws: refused) { try header(utf16(text, marked: true, bigEndian: true), in: folder) }
-        #expect(throws: refused) { try header(utf16(text, marked: false), in: folder) }
-        #expect(throws: refused) { try header(utf16(text, marked: false, bigEndian: true), in: folder) }
+        #expect(throws: refused("utf-16")) { try header(utf16(text, marked: true), in: folder) }
+        #expect(throws: refused("utf-16")) {
+            try header(utf16(text, marked: true, bigEndian: true), in: folder)
+        }
+        #expect(throws: refused("utf-16le")) { try header(utf16(text, marked: false), in: folder) }
+        #expect(throws: refused("utf-16be")) {
+            try header(utf16(text, marked: false, bigEndian: true), in: folder)
+        }
     }
 
     // MARK: Checking the spec against it
@@ -254,8 +265,9 @@ struct CSVSourceTests {
                         "the header names column \"note\" twice (fields 3 and 4): JSON output would give each record two \"note\" keys; rename one"
                     ))
             #expect(
-                try sourceError("id,,phone,\n", output: output, in: folder)?.message
-                    == "\(path):1: the header names column \"\" twice (fields 2 and 4): JSON output would give each record two \"\" keys; rename one"
+                try sourceError("id,,phone,,\n", output: output, in: folder)?.message
+                    == "\(path):1: the header names column \"\" twice (fields 2 and 4): JSON output would give each record two \"\" keys; rename one",
+                "two empty names at the end are not one trailing delimiter"
             )
         }
         for output in [RecordFormat.csv, .tsv] {

@@ -140,15 +140,16 @@ struct JSONSourcesTests {
         let lines = "{\"phone\": \"5551234567\"}\n"
         for marked in [true, false] {
             for bigEndian in [false, true] {
+                let which = marked ? "utf-16" : bigEndian ? "utf-16be" : "utf-16le"
                 let refusal: UsageMessage =
-                    "UTF-16 is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)"
-                #expect(throws: MaskCleanError.data(folder.path("data.ndjson"), line: nil, refusal)) {
+                    "not UTF-8: looks like \(which.uppercased()): try \(Setting.encoding) \(which)"
+                #expect(throws: MaskCleanError.data(folder.path("data.ndjson"), line: 1, refusal)) {
                     try ndjson(utf16(lines, marked: marked, bigEndian: bigEndian), in: folder)
                 }
-                #expect(throws: MaskCleanError.data(folder.path("data.json"), line: nil, refusal)) {
+                #expect(throws: MaskCleanError.data(folder.path("data.json"), line: 1, refusal)) {
                     try array(utf16("[" + lines + "]", marked: marked, bigEndian: bigEndian), in: folder)
                 }
-                #expect(throws: MaskCleanError.data(folder.path("data.json"), line: nil, refusal)) {
+                #expect(throws: MaskCleanError.data(folder.path("data.json"), line: 1, refusal)) {
                     try array(utf16("  \n[" + lines + "]", marked: marked, bigEndian: bigEndian), in: folder)
                 }
             }
