@@ -16,6 +16,9 @@ What it measures, on N generated rows (default 1,000,000; bench/generate.py, fix
   dd                  dd writing and fsyncing as many bytes: the disk's own share of "to a file"
   ndjson              the same on messy-N.ndjson, -o /dev/null, --jobs 1 and default jobs
   bare CR             the CSV with every LF turned into CR, default jobs
+  inputs (issue 31)   the CSV's text in Windows-1252 (--encoding windows-1252) against the same
+                      text in UTF-8; check and run of its records cut into 40 files (a
+                      directory) against the same records in one file
 
 How: the input files are read once first so every run finds them in the page cache. Then each
 command runs K times (default 5), the commands taking turns so that a slow spell of the machine
@@ -145,6 +148,40 @@ def bare_cr_copy(data):
         log(f"writing {target.name} (bare CR line ends) ...")
         target.write_bytes(data.csv.read_bytes().replace(b"\n", b"\r"))
     return target
+
+
+def input_copies(data, parts=40):
+    """Issue 31's inputs, made again when the CSV is newer: the CSV's text in Windows-1252 (a
+    character it lacks becomes '?') and the same text in UTF-8; and the CSV's records cut into
+    `parts` files of equal rows, each with the header, with the whole written by the same CSV
+    writer, so that the files hold exactly the whole's bytes but for their headers."""
+    import csv
+    import io
+    latin = data.csv.with_name(data.csv.stem + ".cp1252.csv")
+    utf8 = data.csv.with_name(data.csv.stem + ".cp1252-as-utf8.csv")
+    folder = data.csv.with_name(data.csv.stem + f".{parts}-parts")
+    whole = data.csv.with_name(data.csv.stem + f".{parts}-whole.csv")
+    if not whole.exists() or whole.stat().st_mtime < data.csv.stat().st_mtime:
+        log(f"writing {latin.name}, {utf8.name} and {folder.name}/ ...")
+        text = data.csv.read_text(encoding="utf-8")
+        encoded = text.encode("cp1252", errors="replace")
+        latin.write_bytes(encoded)
+        utf8.write_bytes(encoded.decode("cp1252").encode("utf-8"))
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+        header, body = rows[0], rows[1:]
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        size = -(-len(body) // parts)
+        for part in range(parts):
+            with open(folder / f"part-{part:02d}.csv", "w", newline="", encoding="utf-8") as out:
+                writer = csv.writer(out, lineterminator="\n")
+                writer.writerow(header)
+                writer.writerows(body[part * size:(part + 1) * size])
+        with open(whole, "w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(header)
+            writer.writerows(body)
+    return {"cp1252": latin, "cp1252 as utf-8": utf8, "parts": folder, "whole": whole}
 
 
 def compressed_copies(data):
@@ -593,6 +630,14 @@ def targets(measured):
     add("reading .csv.zst over the plain CSV (default jobs)", f"{zst:.2f}x", "<= 1.20x", zst <= 1.2)
     gz = m["from gz"].wall / m["gzip -dc"].wall
     add("reading .csv.gz over gzip -dc of the same file", f"{gz:.2f}x", "<= 1.20x", gz <= 1.2)
+    utf8_run, latin_run, one_file, forty, one_run, forty_run = m["inputs"]
+    speed = utf8_run.wall / latin_run.wall
+    add("Windows-1252 speed over the same text in UTF-8 (median wall)",
+        f"{utf8_run.wall:.3f} / {latin_run.wall:.3f} s = {speed:.2f}x", ">= 0.50x", speed >= 0.5)
+    for one, many, what in ((one_file, forty, "check"), (one_run, forty_run, "run")):
+        ratio = many.wall / one.wall
+        add(f"{what}: 40 files of {one.rows // 40:,} rows over 1 file of {one.rows:,}",
+            f"{many.wall:.3f} / {one.wall:.3f} s = {ratio:.2f}x", "<= 1.20x", ratio <= 1.2)
     if m["cores"] >= 2:
         scale = m["to zst 1"].wall / m["to zst"].wall
         add(f"writing .zst: --jobs 1 over default jobs ({m['cores']} cores)", f"{scale:.2f}x",
@@ -716,6 +761,30 @@ def main(argv=None):
         compressed = [gunzip, from_gz, unzstd, from_zst, to_zst1, to_zst, to_gz]
         run_cases(compressed, args.repeat, gnu_time)
 
+        # The inputs real exports are (issue 31): another encoding, many files.
+        inputs = input_copies(data)
+        warm_page_cache(inputs["cp1252"], inputs["cp1252 as utf-8"], inputs["whole"],
+                        *sorted(inputs["parts"].iterdir()))
+        utf8_run = Case("maskclean csv, UTF-8, default jobs",
+                        [str(maskclean), "run", str(SPEC), str(inputs["cp1252 as utf-8"]), "-o",
+                         os.devnull, "--quiet"], inputs["cp1252 as utf-8"], data.rows)
+        latin_run = Case("maskclean csv, the same text in Windows-1252 (--encoding windows-1252)",
+                         [str(maskclean), "run", str(SPEC), str(inputs["cp1252"]), "-o", os.devnull,
+                          "--quiet", "--encoding", "windows-1252"], inputs["cp1252"], data.rows)
+        one_file = Case("maskclean check, 1 file", [str(maskclean), "check", str(SPEC),
+                        str(inputs["whole"]), "--quiet"], inputs["whole"], data.rows)
+        forty = Case("maskclean check, the same records in 40 files (a directory)",
+                     [str(maskclean), "check", str(SPEC), str(inputs["parts"]), "--quiet"],
+                     inputs["whole"], data.rows)
+        one_run = Case("maskclean run, 1 file, to a file",
+                       [str(maskclean), "run", str(SPEC), str(inputs["whole"]), "-o",
+                        str(data_dir / "whole-out.csv"), "--quiet"], inputs["whole"], data.rows)
+        forty_run = Case("maskclean run, 40 files, to a directory",
+                         [str(maskclean), "run", str(SPEC), str(inputs["parts"]), "-o",
+                          str(data_dir / "parts-out") + "/", "--quiet"], inputs["whole"], data.rows)
+        input_cases = [utf8_run, latin_run, one_file, forty, one_run, forty_run]
+        run_cases(input_cases, args.repeat, gnu_time)
+
         big_cases = []
         if args.big_rows:
             big = ensure_dataset(data_dir, args.big_rows)
@@ -751,6 +820,8 @@ def main(argv=None):
     print(results_table(cases + compressed, floor, masked_column_count()))
     print("\n### Column checks (bench/checks-off.json against bench/checks-on.json)\n")
     print(results_table(checked, floor, 2))
+    print("\n### Inputs as they come (issue 31)\n")
+    print(results_table(input_cases, floor, masked_column_count()))
     print("\nx floor: median wall time / the floor's median wall time on the CSV file. "
           "CPU s: user + system time, median.\n")
     if big_cases:
@@ -775,9 +846,9 @@ def main(argv=None):
         "maskclean cases": [c for c in cases if c.masks] + big_cases, "big": big_cases,
         "long formats": long_formats, "instructions": instructions,
         "gzip -dc": gunzip, "from gz": from_gz, "from zst": from_zst, "to zst 1": to_zst1,
-        "to zst": to_zst, "checks": checked,
+        "to zst": to_zst, "checks": checked, "inputs": input_cases,
     }
-    print("\n### Targets (issues 14, 15, 24, 26 and 28)\n")
+    print("\n### Targets (issues 14, 15, 24, 26, 28 and 31)\n")
     print(targets_table(targets(measured)))
     print("\nThe engine's applies/s targets (>= 15 M/s ASCII phone, >= 5 M/s three-format affine "
           "phone, p50) are the Benchmarks/ table that make bench prints next; orjson and the "

@@ -23,10 +23,12 @@ enum Frontend {
         var stepSummary: String?
         /// A WARN exits 1 too (`--fail-on warn`).
         var failsOnWarn = false
+        /// Several inputs, each its own (docs/command-line.md#many-inputs); nil for one.
+        var many: ManyInputs?
 
         var shown: Shown {
             var shown = Shown(spec: spec, quiet: quiet, annotations: annotations, stepSummary: stepSummary)
-            shown.reads.append((options.input, "input"))
+            for input in many?.inputs ?? [options.input] { shown.reads.append((input, "input")) }
             shown.failsOnWarn = failsOnWarn
             return shown
         }
@@ -69,6 +71,7 @@ enum Frontend {
 
     /// Runs and returns the exit status (docs/exit-status.md), or the error that stopped it.
     static func run(_ settings: Settings) throws(MaskCleanError) -> ExitStatus {
+        if let many = settings.many { return try runEach(settings, many) }
         var options = settings.options
         let bar = settings.progress && !settings.quiet && isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         if let bar { options.progress = { read, size in bar.update(read: read, size: size) } }
@@ -77,6 +80,28 @@ enum Frontend {
             specError: { error in Runner.report(specError: error, spec: settings.spec, options) },
             making: { (spec, stopped) throws(MaskCleanError) in
                 try Runner.run(spec, options, stopped: stopped)
+            })
+    }
+
+    /// Runs every input of `many`: a line per input on stderr (its rows and verdict), then the
+    /// total's summary, whose verdict is the exit status.
+    private static func runEach(_ settings: Settings, _ many: ManyInputs) throws(MaskCleanError) -> ExitStatus
+    {
+        var options = settings.options
+        options.input = many.name ?? (many.inputs.count == 1 ? many.inputs[0] : "\(many.inputs.count) inputs")
+        return try report(
+            settings.shown, standardOutputTaken: options.writesStandardOutput, bar: nil,
+            specError: { error in Runner.report(specError: error, spec: settings.spec, options) },
+            making: { (spec, stopped) throws(MaskCleanError) in
+                let outcome = try Runner.run(spec, settings.options, each: many, stopped: stopped)
+                if !settings.quiet {
+                    for (input, report) in outcome.files {
+                        let rows = "\(report.rows) row\(report.rows == 1 ? "" : "s")"
+                        Diagnostics.print(
+                            visible("\(input): \(rows): \(report.passed ? "passed" : "FAILED")"))
+                    }
+                }
+                return outcome.total
             })
     }
 

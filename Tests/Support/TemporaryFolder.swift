@@ -21,7 +21,11 @@ public final class TemporaryFolder {
     /// Writes `bytes` to `name` in the folder, and returns its path.
     @discardableResult
     public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        try Data(bytes).write(to: url.appendingPathComponent(name))
+        // A name with folders in it (`drop/part-01.csv`) gets them.
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: file)
         return path(name)
     }
 
@@ -42,5 +46,10 @@ public final class TemporaryFolder {
     /// Every file in the folder, temporaries included: a failed run must leave none.
     public var files: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+
+    /// The files in the folder `name` holds, by name.
+    public func files(in name: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path(name))) ?? []).sorted()
     }
 }

@@ -81,6 +81,10 @@ final class TextDecoder {
     private var lineFeeds = 0
     private var flushed = false
 
+    /// For an encoding of one byte a character (ISO-8859-*, Windows-125*): each byte's UTF-8,
+    /// asked of iconv once, so that a block is converted by table (`SingleByteTable`).
+    private let table: SingleByteTable?
+
     init(_ encoding: TextEncoding) throws(MaskCleanError) {
         self.encoding = encoding
         guard let converter = iconv_open("UTF-8", encoding.iconvName), converter != iconv_t(bitPattern: -1)
@@ -88,6 +92,7 @@ final class TextDecoder {
             throw .usage("\(Setting.encoding) \(encoding.name): this system's iconv does not convert from it")
         }
         self.converter = converter
+        table = SingleByteTable(converter)
     }
 
     deinit {
@@ -139,6 +144,20 @@ final class TextDecoder {
             decodedEnd = decoded.count - outputLeft
             return decodedEnd > 0
         }
+        if let table {
+            let converted = table.convert(
+                UnsafeRawBufferPointer(rebasing: raw[rawStart..<rawEnd]), into: decoded, lineFeeds: &lineFeeds
+            )
+            rawStart += converted.read
+            decodedEnd = converted.written
+            if decodedEnd > 0 { return true }
+            let byte = raw[rawStart]
+            let shown = (byte < 0x10 ? "0x0" : "0x") + String(byte, radix: 16, uppercase: true)
+            throw .data(
+                file, line: lineFeeds + 1,
+                "not \(encoding.name) text: the byte \(shown) is no character of it; is it in another encoding?"
+            )
+        }
         var input: UnsafeMutablePointer<CChar>? = (raw.baseAddress! + rawStart).assumingMemoryBound(
             to: CChar.self)
         var inputLeft = rawEnd - rawStart
@@ -165,5 +184,100 @@ final class TextDecoder {
             file, line: line,
             "not \(encoding.name) text: the bytes \(shown.joined(separator: " ")) are no character of it; is it in another encoding?"
         )
+    }
+}
+
+/// A single-byte encoding's bytes as UTF-8, each asked of iconv once: converting a block is then
+/// a table lookup per byte, and a copy per run of ASCII (most of an export), where iconv's
+/// general converters cost more than the rest of a run (docs/record-formats.md#encoding). The
+/// rule it shortcuts is iconv's own: `TextEncodingTests` holds the table's reading up against
+/// Python's codecs, and against iconv's own conversion of every byte.
+struct SingleByteTable {
+    /// Each byte's UTF-8, up to three bytes, in the low bytes; its length in the top byte (0 for
+    /// a byte the encoding does not define).
+    let entries: [UInt32]
+
+    /// The table of the encoding `converter` reads, if it is one byte a character: every byte
+    /// converts alone, to one character or to none (undefined), and ASCII to itself.
+    init?(_ converter: iconv_t) {
+        var entries = [UInt32](repeating: 0, count: 256)
+        for byte in 0..<256 {
+            var input: [CChar] = [CChar(bitPattern: UInt8(byte))]
+            var output = [CChar](repeating: 0, count: 8)
+            var failure: Int32 = 0
+            var left = 0
+            var written = 0
+            input.withUnsafeMutableBufferPointer { inputBuffer in
+                output.withUnsafeMutableBufferPointer { outputBuffer in
+                    var inputPointer: UnsafeMutablePointer<CChar>? = inputBuffer.baseAddress
+                    var inputLeft = 1
+                    var outputPointer: UnsafeMutablePointer<CChar>? = outputBuffer.baseAddress
+                    var outputLeft = 8
+                    if iconv(converter, &inputPointer, &inputLeft, &outputPointer, &outputLeft) == -1 {
+                        failure = errno
+                    }
+                    left = inputLeft
+                    written = 8 - outputLeft
+                }
+            }
+            _ = iconv(converter, nil, nil, nil, nil)  // back to the initial state
+            if failure != 0 || left != 0 {
+                // Undefined is fine; a byte that starts a longer character is not single-byte.
+                guard failure == EILSEQ else { return nil }
+                continue
+            }
+            guard (1...3).contains(written) else { return nil }
+            if byte < 0x80 && (written != 1 || UInt8(bitPattern: output[0]) != UInt8(byte)) { return nil }
+            var entry = UInt32(written) << 24
+            for index in 0..<written {
+                entry |= UInt32(UInt8(bitPattern: output[index])) << (8 * UInt32(index))
+            }
+            entries[byte] = entry
+        }
+        self.entries = entries
+    }
+
+    /// Converts as much of `input` as `output` has room for (three bytes a byte at most), up to
+    /// the first byte the encoding does not define. Returns the bytes read and written, and
+    /// counts the line feeds written.
+    func convert(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, lineFeeds: inout Int
+    ) -> (read: Int, written: Int) {
+        guard let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let target = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else { return (0, 0) }
+        let count = min(input.count, output.count / 3)
+        var read = 0
+        var written = 0
+        entries.withUnsafeBufferPointer { entries in
+            while read < count {
+                // Eight ASCII bytes at a time, copied as they are.
+                if read + 8 <= count {
+                    let word = UnsafeRawPointer(source + read).loadUnaligned(as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 == 0 {
+                        UnsafeMutableRawPointer(target + written).storeBytes(of: word, as: UInt64.self)
+                        read += 8
+                        written += 8
+                        continue
+                    }
+                }
+                let byte = source[read]
+                if byte < 0x80 {
+                    target[written] = byte
+                    written += 1
+                } else {
+                    let entry = entries[Int(byte)]
+                    let length = Int(entry >> 24)
+                    if length == 0 { break }  // undefined: the caller says where
+                    for index in 0..<length {
+                        target[written + index] = UInt8(truncatingIfNeeded: entry >> (8 * UInt32(index)))
+                    }
+                    written += length
+                }
+                read += 1
+            }
+        }
+        lineFeeds += UnsafeBufferPointer(start: target, count: written).count { $0 == 0x0A }
+        return (read, written)
     }
 }

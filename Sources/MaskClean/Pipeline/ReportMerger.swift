@@ -49,7 +49,17 @@ public enum ReportMerger {
     public static func merge(
         _ spec: Spec, _ options: MergeOptions, stopped: (Report) -> Void = { _ in }
     ) throws(MaskCleanError) -> Report {
-        let timer = ReportTimer()
+        try merge(spec, options, partials: nil, stopped: stopped)
+    }
+
+    /// The merge of `partials` already in memory (the inputs of one run, `Runner.run(_:_:each:)`),
+    /// or, when nil, of the reports `options` names, read from their files.
+    /// `timer` started when the work did (a run's, whose inputs' reports are merged).
+    static func merge(
+        _ spec: Spec, _ options: MergeOptions, partials given: [Report.Partial]?,
+        timer: ReportTimer = ReportTimer(),
+        stopped: (Report) -> Void
+    ) throws(MaskCleanError) -> Report {
         let outputOptions = options.outputOptions
         try Outputs.checkPaths(
             outputOptions,
@@ -70,8 +80,8 @@ public enum ReportMerger {
         let outputs = try Outputs(outputOptions)
         var committing = false
         do throws(MaskCleanError) {
-            var partials: [Report.Partial] = []
-            for path in options.reports {
+            var partials = given ?? []
+            for path in given == nil ? options.reports : [] {
                 partials.append(
                     Report.Partial(file: path, report: try ReportReader.load(path: path, spec: spec)))
             }

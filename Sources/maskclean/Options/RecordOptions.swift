@@ -8,10 +8,16 @@ struct RecordOptions: ParsableArguments {
     var spec: String
 
     @Argument(
-        help:
-            "The records to clean: a .csv, .tsv, .json (array of objects) or .ndjson/.jsonl file, or - for stdin."
-    )
-    var input: String
+        help: ArgumentHelp(
+            "The records to clean: a .csv, .tsv, .json (array of objects) or .ndjson/.jsonl file, or - for stdin. Several files, or a directory (its files with those extensions, by name), are each read as their own input, reported per file and in total.",
+            valueName: "input"))
+    var inputs: [String] = []
+
+    /// The first input: the only one, unless several are given.
+    var input: String { inputs.first ?? "-" }
+
+    /// Several inputs, or a directory: each is its own input (docs/command-line.md#many-inputs).
+    var isMany: Bool { inputs.count > 1 || inputs.contains { $0 != "-" && ManyInputs.namesDirectory($0) } }
 
     @OptionGroup var reportOutputs: ReportOptions
 
@@ -61,6 +67,20 @@ struct RecordOptions: ParsableArguments {
     static let maximumJobs = 256
 
     mutating func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Missing expected argument '<input>'") }
+        if isMany {
+            if inputs.contains("-") {
+                throw ValidationError("standard input is one input: it cannot be read with others")
+            }
+            for (flag, given) in [
+                ("--quarantine", quarantine != nil), ("--part", part != nil),
+                ("--first-row", firstRow != nil),
+            ]
+            where given {
+                throw ValidationError(
+                    "\(flag) is for one input; with several, each input is a partition named by its path")
+            }
+        }
         if spec == "-" && input == "-" {
             throw ValidationError("the spec and the input cannot both be standard input")
         }
@@ -87,6 +107,29 @@ struct RecordOptions: ParsableArguments {
         _ = try reader.columnNames(input: input)
     }
 
+    /// With several inputs: the files they are, and where each one's records and report go.
+    /// `output` must then name a directory (`-o DIR/`); so may `--report` (each input's JSON
+    /// report, and the total as total.json).
+    func manyInputs(output: String?) throws -> ManyInputs? {
+        guard isMany || output.map(ManyInputs.namesDirectory) == true else { return nil }
+        if let output, !ManyInputs.namesDirectory(output) {
+            throw ValidationError(
+                "-o \(output): with several inputs, -o names a directory for their outputs (end it with /)")
+        }
+        let expanded: [String]
+        do {
+            expanded = try ManyInputs.expand(inputs, leavingOut: [spec])
+        } catch {
+            throw ValidationError(visible(error.shown))
+        }
+        let reportDirectory = reportOutputs.report.flatMap {
+            $0 != "-" && ManyInputs.namesDirectory($0) ? $0 : nil
+        }
+        let name = inputs.count == 1 ? inputs[0] : nil
+        return ManyInputs(
+            inputs: expanded, outputDirectory: output, reportDirectory: reportDirectory, name: name)
+    }
+
     /// The input has no header line (`--no-header`).
     var noHeader: Bool { reader.noHeader }
 
@@ -95,6 +138,9 @@ struct RecordOptions: ParsableArguments {
         var options = RunOptions(
             input: input, output: output, jobs: jobs ?? min(64, ProcessInfo.processInfo.activeProcessorCount))
         options.reportPaths = reportOutputs.paths
+        let many = try manyInputs(output: output)
+        // A directory for the reports holds each input's; the total goes to total.json there.
+        if many?.reportDirectory != nil { options.reportPaths[.json] = nil }
         options.inputFormat = reader.inputFormat
         options.outputFormat = outputFormat
         options.delimiter = try reader.delimiterByte()
@@ -114,6 +160,7 @@ struct RecordOptions: ParsableArguments {
         settings.annotations = shown.annotations
         settings.stepSummary = shown.stepSummary
         settings.failsOnWarn = reportOutputs.failOn == .warn
+        settings.many = many
         return settings
     }
 }

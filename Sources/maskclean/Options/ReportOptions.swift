@@ -4,7 +4,10 @@ import MaskClean
 /// The report's outputs, which `run`, `check` and `merge` share: one report, in every format
 /// of the library's registry (`ReportFormat`), each set by the flag `ReportFormat.flag` names.
 struct ReportOptions: ParsableArguments {
-    @Option(help: "Write the completeness report (JSON) to this file.")
+    @Option(
+        help:
+            "Write the completeness report (JSON) to this file (run and check with several inputs: a directory, DIR/, for each input's report and total.json)."
+    )
     var report: String?
 
     @Option(

@@ -16,7 +16,11 @@ struct Run: ParsableCommand {
 
     @OptionGroup var records: RecordOptions
 
-    @Option(name: [.short, .customLong("output")], help: "Write the records here (default: stdout).")
+    @Option(
+        name: [.short, .customLong("output")],
+        help:
+            "Write the records here (default: stdout); with several inputs, a directory (DIR/), each input's under its name."
+    )
     var output: String = "-"
 
     @Option(help: "The output's format (default: the input's).")

@@ -4,6 +4,10 @@ import Testing
 
 @testable import MaskClean
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `--encoding` (docs/record-formats.md#encoding): an input in another encoding is converted to
 /// UTF-8 as it is read, exactly as Python's codecs decode it, in any block size; what is not text
 /// of the encoding stops the run with its line; and a file that is not UTF-8, read without
@@ -65,6 +69,52 @@ struct TextEncodingTests {
         #expect(try Self.readAll(gzipped, as: encoding, block: 65_536) == expected, "\(name), gzip")
     }
 
+    /// The table a single-byte encoding is converted by is iconv's own reading of each byte:
+    /// its fast twin, held up against iconv converting all the bytes at once.
+    @Test(
+        "a single-byte encoding's table reads every byte as iconv does",
+        arguments: ["CP1252", "ISO-8859-1", "ISO-8859-15", "CP1250", "KOI8-R"])
+    func tableAgainstIconv(name: String) throws {
+        let converter = try #require(iconv_open("UTF-8", name))
+        defer { iconv_close(converter) }
+        let table = try #require(SingleByteTable(converter))
+        for byte in 0..<256 {
+            var input: [CChar] = [CChar(bitPattern: UInt8(byte))]
+            var output = [CChar](repeating: 0, count: 8)
+            var outputLeft = 8
+            let failed = input.withUnsafeMutableBufferPointer { inputBuffer in
+                output.withUnsafeMutableBufferPointer { outputBuffer in
+                    var inputPointer: UnsafeMutablePointer<CChar>? = inputBuffer.baseAddress
+                    var inputLeft = 1
+                    var outputPointer: UnsafeMutablePointer<CChar>? = outputBuffer.baseAddress
+                    return iconv(converter, &inputPointer, &inputLeft, &outputPointer, &outputLeft) == -1
+                }
+            }
+            _ = iconv(converter, nil, nil, nil, nil)
+            let expected = failed ? [] : output[..<(8 - outputLeft)].map { UInt8(bitPattern: $0) }
+            var lineFeeds = 0
+            let converted = [UInt8](unsafeUninitializedCapacity: 16) { buffer, initialized in
+                initialized = [UInt8(byte)].withUnsafeBytes { source in
+                    table.convert(source, into: UnsafeMutableRawBufferPointer(buffer), lineFeeds: &lineFeeds)
+                        .written
+                }
+            }
+            #expect(converted == expected, "\(name) byte \(byte)")
+        }
+        // A word of ASCII, then a letter, then a line feed: copied, looked up, counted.
+        var lineFeeds = 0
+        let text: [UInt8] = Array("abcdefgh".utf8) + [0xE9] + Array("\nx".utf8)
+        var out = [UInt8](repeating: 0, count: 64)
+        let done = text.withUnsafeBytes { source in
+            out.withUnsafeMutableBytes { table.convert(source, into: $0, lineFeeds: &lineFeeds) }
+        }
+        #expect(done.read == text.count && lineFeeds == 1)
+        #expect(String(decoding: out[..<done.written], as: UTF8.self).hasPrefix("abcdefgh"))
+        let utf16 = try #require(iconv_open("UTF-8", "UTF-16LE"))
+        defer { iconv_close(utf16) }
+        #expect(SingleByteTable(utf16) == nil, "UTF-16 is no table")
+    }
+
     @Test("names are found in any case and by their aliases; an unknown one is a usage error")
     func names() throws {
         #expect(try TextEncoding(named: "CP1252").name == "windows-1252")
@@ -88,7 +138,7 @@ struct TextEncodingTests {
         } catch {
             #expect(
                 error.message
-                    == "\(path):3: not windows-1252 text: the bytes 0x81 0x62 0x0A are no character of it; is it in another encoding?"
+                    == "\(path):3: not windows-1252 text: the byte 0x81 is no character of it; is it in another encoding?"
             )
         }
         // UTF-16 cut inside a character.
