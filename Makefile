@@ -229,6 +229,13 @@ dist: dist-tarball wheel deb
 	@cat dist/SHA256SUMS
 
 dist-stage: deps
+	@# DIST_ROOT is a fixed path in /tmp by default: on a shared machine another user could make
+	@# it first, or a link to a place rm -rf would empty. Refuse a link and a directory of another
+	@# user's; make it ours alone.
+	@if [ -L "$(DIST_ROOT)" ] || { [ -e "$(DIST_ROOT)" ] && [ "$$(stat -c %u "$(DIST_ROOT)")" != "$$(id -u)" ]; }; then \
+		echo "dist: $(DIST_ROOT) is a link or another user's: not building there (set DIST_ROOT)" >&2; exit 1; \
+	fi
+	@mkdir -p -m 700 $(DIST_ROOT)
 	@rm -rf $(DIST_SOURCE) $(DIST_LIBS) && mkdir -p $(DIST_SOURCE) $(DIST_LIBS)
 	cp -a Package.swift Sources Tests $(DIST_SOURCE)/
 	@# The dependencies' versions this checkout resolved, when it has (never committed).

@@ -13,7 +13,8 @@
 # - its --version is the VERSION of its name;
 # - its shell completions are the ones the binary writes, and bash and fish load them;
 # - `make install PREFIX=/usr/local DESTDIR=…` installs that binary, the manual and the
-#   completions, and nothing else.
+#   completions, and nothing else;
+# - a DIST_ROOT that is a symbolic link is refused, and nothing behind it touched.
 set -euo pipefail
 
 check=check-dist
@@ -178,5 +179,17 @@ for file in bash-completion/completions/maskclean fish/vendor_completions.d/mask
 done
 [ "$(env -i PATH="$bare_path" "$root/usr/local/bin/maskclean" --version)" = "$version" ] \
     || fail "the installed maskclean does not print $version for --version"
+
+# 7. A DIST_ROOT that is a link (another user's trap in /tmp) is refused before anything is
+#    removed or copied through it.
+mkdir "$work/victim"
+touch "$work/victim/keep"
+ln -s "$work/victim" "$work/link-root"
+if make -s -C "$repo" dist-stage DIST_ROOT="$work/link-root" >"$work/link.log" 2>&1; then
+    fail "make dist-stage built in a DIST_ROOT that is a link"
+fi
+grep -q "is a link or another user's" "$work/link.log" \
+    || fail "make dist-stage with a linked DIST_ROOT did not say why: $(tail -n 5 "$work/link.log")"
+[ -f "$work/victim/keep" ] || fail "make dist-stage removed files through a linked DIST_ROOT"
 
 echo "check-dist: $name.tar.gz: only the C runtime in ldd; the demo and check run without the toolchain on PATH${hidden:+ and with $hidden hidden} as the regular build runs them; its completions load; make install DESTDIR=… installs it"
