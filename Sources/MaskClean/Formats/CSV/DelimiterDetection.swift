@@ -55,19 +55,23 @@ struct DelimiterDetection: Equatable {
         var bytes = sample.dropFirst(InputText.byteOrderMarkLength(sample))
         // Only whole lines, unless the input ends in the sample.
         if !isWhole, let lastFeed = bytes.lastIndex(of: 0x0A) { bytes = bytes[..<(lastFeed + 1)] }
-        let readings = candidates.map {
-            reading(Array(bytes), isWhole: isWhole, delimiter: $0, columns: given)
-        }
+        let text = Array(bytes)
         // With a header, a candidate that alone splits it is the delimiter: records that do not
         // fit it are bad records, as with the delimiter given. No candidate in it: one column,
-        // whose delimiter does not matter.
+        // whose delimiter does not matter. The records are read only when several split it (or
+        // there is no header), which costs a run of 50,000 records 1% more instructions.
+        var readings: [Reading]
         if given == nil {
+            readings = candidates.map {
+                reading(text, isWhole: isWhole, delimiter: $0, columns: nil, records: 0)
+            }
             let splitting = readings.filter { $0.columns > 1 }
             if splitting.count <= 1 {
                 return DelimiterDetection(
                     delimiter: splitting.first?.delimiter ?? UInt8(ascii: ","), readings: readings)
             }
         }
+        readings = candidates.map { reading(text, isWhole: isWhole, delimiter: $0, columns: given) }
         // Several split it, or there is no header: the records decide.
         let contenders = readings.filter { $0.columns > 1 }
         let fitting = contenders.filter { $0.fits && (given == nil || $0.records > 0) }.sorted {
@@ -131,13 +135,15 @@ struct DelimiterDetection: Equatable {
 
     /// How `delimiter` reads the lines: the header's fields (or `given`), and how many records
     /// after it, of the first `sampleRecords`, have as many.
-    private static func reading(_ bytes: [UInt8], isWhole: Bool, delimiter: UInt8, columns given: Int?)
+    private static func reading(
+        _ bytes: [UInt8], isWhole: Bool, delimiter: UInt8, columns given: Int?, records: Int = sampleRecords
+    )
         -> Reading
     {
         let counter = FieldCounter()
         let parser = CSVParser(delimiter: delimiter, sink: counter)
         var start = 0
-        let limit = sampleRecords + (given == nil ? 1 : 0)
+        let limit = records + (given == nil ? 1 : 0)
         bytes.withUnsafeBytes { all in
             while start < all.count, counter.counts.count < limit {
                 let end = (all[start...].firstIndex(of: 0x0A) ?? (all.count - 1)) + 1
