@@ -51,7 +51,8 @@ public struct ManyInputs: Sendable {
         let left = leavingOut.filter { $0 != "-" }.map { FilePlace(reading: $0) }
         var inputs: [String] = []
         for argument in arguments {
-            guard argument != "-", namesDirectory(argument) else {
+            // A name ending in / that is no directory is read as a file, and fails as a missing input.
+            guard argument != "-", isDirectory(argument) else {
                 inputs.append(argument)
                 continue
             }

@@ -19,6 +19,10 @@ struct Check: ParsableCommand {
 
     @OptionGroup var records: RecordOptions
 
+    func validate() throws {
+        _ = try records.manyInputs(output: nil)
+    }
+
     func run() throws {
         try ExitPath.run { try Frontend.run(try records.settings(output: nil, outputFormat: nil)) }
     }

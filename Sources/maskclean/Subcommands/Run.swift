@@ -43,6 +43,7 @@ struct Run: ParsableCommand {
     var compressionLevel: Int?
 
     mutating func validate() throws {
+        _ = try records.manyInputs(output: output)
         if header && !records.noHeader {
             throw ValidationError(
                 "--header goes with --no-header; an input with a header line has it written anyway")
