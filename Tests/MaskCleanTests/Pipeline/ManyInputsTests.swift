@@ -127,6 +127,28 @@ struct ManyInputsTests {
         #expect(stopped?.error?.status == 65)
     }
 
+    @Test("one file named twice, or by two names, is refused: its records would be counted twice")
+    func namedTwice() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("part.csv", "id,phone\n1,5551234567\n")
+        let spec = try loadSpec(Self.spec)
+        for (inputs, message) in [
+            ([path, path], "\(path) is named twice: its records would be counted twice"),
+            (
+                [path, folder.path("./part.csv")],
+                "\(path) and \(folder.path("./part.csv")) are the same file: its records would be counted twice"
+            ),
+        ] {
+            do throws(MaskCleanError) {
+                _ = try Runner.run(
+                    spec, RunOptions(input: "", output: nil, jobs: 1), each: ManyInputs(inputs: inputs))
+                Issue.record("\(inputs) ran")
+            } catch {
+                #expect(error == .usage(UsageMessage(message)))
+            }
+        }
+    }
+
     @Test("two inputs whose outputs would have one name are refused before any is read")
     func clash() throws {
         let folder = try TemporaryFolder()
