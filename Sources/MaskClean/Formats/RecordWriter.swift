@@ -21,8 +21,10 @@ final class RecordWriter: @unchecked Sendable {
     /// `memberStartOffsets[i]` to `memberStartOffsets[i + 1]`, then `wordSlack` bytes of padding.
     /// One copy per cell where name and quotes were four appends. Plain memory: reading a name
     /// for every cell must not reference-count an array.
-    private let memberStarts: UnsafeMutablePointer<UInt8>
-    private let memberStartOffsets: UnsafeMutablePointer<Int>
+    private var memberStarts: UnsafeMutablePointer<UInt8>
+    private var memberStartOffsets: UnsafeMutablePointer<Int>
+    /// The output columns' names, for JSON output's members.
+    private var columnNames: [String]
     /// A name is copied a whole word at a time, reading and writing up to this many bytes past
     /// its end: padding after the names, room made past the output's end.
     private static let wordSlack = 8
@@ -46,6 +48,8 @@ final class RecordWriter: @unchecked Sendable {
         }
     }
     var copiesRecords = false
+    /// JSON from JSON with nested spec columns: where their cells go in each record.
+    var nested: JSONNestedCells?
     /// `written`'s questions asked for every record, answered once.
     private(set) var writesFieldsOneByOne = false
     private(set) var copiesObjects = false
@@ -69,6 +73,14 @@ final class RecordWriter: @unchecked Sendable {
         _ = copiedRecordPrefix.initialize(from: prefix)
         terminator = .allocate(capacity: terminatorBytes.count)
         _ = terminator.initialize(from: terminatorBytes)
+        self.columnNames = columnNames
+        (memberStarts, memberStartOffsets) = Self.memberStarts(columnNames)
+    }
+
+    /// `memberStarts` and `memberStartOffsets` for `columnNames`.
+    private static func memberStarts(_ columnNames: [String]) -> (
+        UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<Int>
+    ) {
         var starts: [UInt8] = []
         var offsets = [0]
         for name in columnNames {
@@ -78,10 +90,23 @@ final class RecordWriter: @unchecked Sendable {
             offsets.append(starts.count)
         }
         starts += Array(repeating: 0, count: Self.wordSlack)
-        memberStarts = .allocate(capacity: starts.count)
+        let memberStarts = UnsafeMutablePointer<UInt8>.allocate(capacity: starts.count)
         memberStarts.initialize(from: starts, count: starts.count)
-        memberStartOffsets = .allocate(capacity: offsets.count)
+        let memberStartOffsets = UnsafeMutablePointer<Int>.allocate(capacity: offsets.count)
         memberStartOffsets.initialize(from: offsets, count: offsets.count)
+        return (memberStarts, memberStartOffsets)
+    }
+
+    /// Adds output columns after the others, for JSON members named otherwise than the output's
+    /// columns (a nested column's cells inside their object); returns the first one's index.
+    /// Before the first record only.
+    func appendColumnNames(_ names: [String]) -> Int {
+        let first = columnNames.count
+        columnNames += names
+        memberStarts.deallocate()
+        memberStartOffsets.deallocate()
+        (memberStarts, memberStartOffsets) = Self.memberStarts(columnNames)
+        return first
     }
 
     deinit {

@@ -21,6 +21,8 @@ final class MaskingStage {
     let isPhone: UnsafeMutableBufferPointer<Bool>
     /// For each spec column, the batch slot of its `regionColumn` (a phone column's), or -1.
     let regionSlotOfColumn: UnsafeMutableBufferPointer<Int>
+    /// JSON from JSON with nested spec columns: where their cells go (nil for every other run).
+    let nested: JSONNestedCells?
     /// Whether any column has a region slot: only then are the records' regions looked up.
     let readsRegions: Bool
     /// The record's region cells, by spec column (empty for a column without one).
@@ -42,6 +44,7 @@ final class MaskingStage {
         _ = self.slotOfColumn.initialize(from: slotOfColumn)
         self.policy = policy
         self.writer = writer
+        self.nested = writer.nested
         self.replacements = Array(repeating: nil, count: columns.count)
         self.values = .allocate(capacity: columns.count)
         values.initialize(repeating: UnsafeBufferPointer(start: nil, count: 0))
@@ -118,7 +121,11 @@ final class MaskingStage {
             if replaces { premask(record, row: row) }
             var outputColumn: Int
             let separator: Bool
+            let bodyStart = out.count
             if copiesRecords && record.copiable {
+                if let nested {
+                    nested.checkpoints = [(record.contentOffset, out.count + writer.copiedRecordPrefix.count)]
+                }
                 (outputColumn, separator) = writer.copy(
                     UnsafeBufferPointer(start: chunkBase + record.contentOffset, count: record.contentCount),
                     fieldCount: record.fieldCount, &out)
@@ -127,22 +134,31 @@ final class MaskingStage {
                 (outputColumn, separator) = writer.writeFields(
                     record, batch, replacements: replacements, masker: masker, &out)
             }
-            for column in 0..<columnCount {
-                if hasRules[column] {
-                    if isPhone[column] {
-                        outputColumn = masker.writePhoneCells(
-                            values[column], region: region(column), column: column, row: row,
-                            outputColumn: outputColumn, separator: separator || column > 0, writer: writer,
-                            to: &out)
-                        continue
+            if let nested {
+                writeCells(
+                    index, batch, row: row, outputColumn: outputColumn, separator: separator, nested,
+                    bodyStart, &out)
+            } else {
+                // The cells written here, not through `writeCells`: a call per cell cost 22
+                // instructions a cell, which the compiler did not inline away.
+                for column in 0..<columnCount {
+                    if hasRules[column] {
+                        if isPhone[column] {
+                            outputColumn = masker.writePhoneCells(
+                                values[column], region: region(column), column: column, row: row,
+                                outputColumn: outputColumn, separator: separator || column > 0,
+                                writer: writer,
+                                to: &out)
+                            continue
+                        }
+                        outputColumn = masker.writeAddedCells(
+                            values[column], column: column, row: row, outputColumn: outputColumn,
+                            separator: separator || column > 0, writer: writer, to: &out, CellsWithRules.self)
+                    } else {
+                        outputColumn = masker.writeAddedCells(
+                            values[column], column: column, row: row, outputColumn: outputColumn,
+                            separator: separator || column > 0, writer: writer, to: &out, PlainCells.self)
                     }
-                    outputColumn = masker.writeAddedCells(
-                        values[column], column: column, row: row, outputColumn: outputColumn,
-                        separator: separator || column > 0, writer: writer, to: &out, CellsWithRules.self)
-                } else {
-                    outputColumn = masker.writeAddedCells(
-                        values[column], column: column, row: row, outputColumn: outputColumn,
-                        separator: separator || column > 0, writer: writer, to: &out, PlainCells.self)
                 }
             }
             writer.endRecord(&out)
@@ -155,6 +171,54 @@ final class MaskingStage {
         result.output = out
         result.stats = masker.stats
         return result
+    }
+
+    /// Masks spec column `column`'s cell and writes its added cells, the first as output column
+    /// `outputColumn`; returns the output column after them. What `process` does inline, for
+    /// records with nested columns.
+    func writeCells(_ column: Int, row: Int, outputColumn: Int, separator: Bool, _ out: inout ByteBuffer)
+        -> Int
+    {
+        if hasRules[column] {
+            if isPhone[column] {
+                return masker.writePhoneCells(
+                    values[column], region: region(column), column: column, row: row,
+                    outputColumn: outputColumn, separator: separator, writer: writer, to: &out)
+            }
+            return masker.writeAddedCells(
+                values[column], column: column, row: row, outputColumn: outputColumn,
+                separator: separator, writer: writer, to: &out, CellsWithRules.self)
+        }
+        return masker.writeAddedCells(
+            values[column], column: column, row: row, outputColumn: outputColumn,
+            separator: separator, writer: writer, to: &out, PlainCells.self)
+    }
+
+    /// The added cells of a record written in JSON with nested spec columns: those of a column
+    /// read through its path go inside their object (`JSONNestedCells`), the others at its end.
+    @inline(never)
+    func writeCells(
+        _ record: Int, _ batch: RecordBatch, row: Int, outputColumn first: Int, separator: Bool,
+        _ nested: JSONNestedCells, _ bodyStart: Int, _ out: inout ByteBuffer
+    ) {
+        nested.begin(record, batch)
+        var outputColumn = first
+        var atEnd = separator
+        var cells = nested.cells
+        for column in 0..<masker.columns.count {
+            if let placed = nested.outputColumn(of: column) {
+                let start = cells.count
+                let end = writeCells(column, row: row, outputColumn: placed, separator: true, &cells)
+                nested.spans[nested.placedIndex[column]] = start..<cells.count
+                outputColumn += end - placed
+            } else {
+                let before = out.count
+                outputColumn = writeCells(
+                    column, row: row, outputColumn: outputColumn, separator: atEnd, &out)
+                atEnd = atEnd || out.count > before
+            }
+        }
+        nested.place(bodyStart: bodyStart, out)
     }
 
     /// Hands the record's key values to the masker, for the samples it keeps. Out of line: only

@@ -31,6 +31,9 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     case addedKeyPresent(String)
     case maskedKeyTwice(String)
     case maskedKeyHolds(String, JSONKind)
+    /// A spec column's path (`contact.phone`) goes on through `at`, which holds `found` where
+    /// the next step needs an object (a key) or an array (an index).
+    case pathBlocked(path: String, at: String, needsArray: Bool, found: JSONKind)
     case keyNotAmongColumns(String)
     case columnKeyTwice(String)
     case invalidUTF8InKey(String)
@@ -80,6 +83,8 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
         case .maskedKeyTwice(let key): "key \"\(key)\" appears twice"
         case .maskedKeyHolds(let key, let kind):
             "key \"\(key)\" holds \(kind.described); expected a string, a number or null"
+        case .pathBlocked(let path, let at, let needsArray, let found):
+            "key path \"\(path)\" goes through \"\(at)\", which holds \(found.described); expected \(needsArray ? "an array" : "an object")"
         case .keyNotAmongColumns(let key):
             "key \"\(key)\" is not among the first record's keys, which are the CSV output's columns"
         case .columnKeyTwice(let key): "key \"\(key)\" appears twice; its CSV column can hold one value"

@@ -32,6 +32,12 @@ final class RecordBatch {
     /// JSON: for each masked key, whether a record of the chunk has it; the first record's keys.
     @exclusivity(unchecked) var maskedKeysSeen: [Bool] = []
     @exclusivity(unchecked) var keysSeen: [String] = []
+    /// JSON read to be written as JSON, with spec columns whose added cells go inside an object
+    /// of the record (docs/record-formats.md#nested-values): for each record, bad ones too,
+    /// `placesPerRecord` places in a row, record `i`'s from `i * placesPerRecord`. Empty for
+    /// every other run.
+    @exclusivity(unchecked) var nestedPlaces = BatchList<NestedPlace>()
+    @exclusivity(unchecked) var placesPerRecord = 0
     /// The chunk cannot be read past its last record: the run stops once they are done.
     @exclusivity(unchecked) var fatal: MaskCleanError?
 
@@ -107,6 +113,22 @@ final class RecordBatch {
         static let missing = Field(raw: 0..<0, text: 0..<0, isDecoded: false, hasRaw: false, kind: .missing)
     }
 
+    /// Where a nested column's added cells go in one JSON record, as its reader found it.
+    struct NestedPlace {
+        /// In the chunk: the `}` of the object that holds them (or of the deepest one the record
+        /// has on the way), the `null` that stands where one is missing, or -1: the record's end.
+        var at: Int
+        /// The bytes at `at` replaced: a `null`'s 4, else 0.
+        var replaced: Int
+        /// How many of the object's keys the record has: those after are created.
+        var existing: Int
+        /// The record has the member named as the spec wrote the path: its cells go at its end,
+        /// under their full names.
+        var atTopLevel: Bool
+
+        static let recordEnd = NestedPlace(at: -1, replaced: 0, existing: 0, atTopLevel: false)
+    }
+
     /// What a field holds, as far as a writer of another format needs to know.
     enum FieldKind: UInt8 {
         case string, number, other, null, missing
@@ -117,6 +139,7 @@ final class RecordBatch {
         self.bytes = bytes
         records.truncate(to: 0)
         fields.truncate(to: 0)
+        nestedPlaces.truncate(to: 0)
         // Room for a chunk of typical records at once: growing from nothing copied the first
         // chunk's entries over and over (a 50,000-row run paid 50 instructions a row for it).
         // Bounded: a chunk of one 30 MB record holds one record.
@@ -151,6 +174,7 @@ final class RecordBatch {
 
     /// Adds a bad record: it counts as read, and the run's `--on-error` decides what becomes of it.
     func appendBad(_ problem: RecordProblem, line: Int, raw: Range<Int>) {
+        for _ in 0..<placesPerRecord { nestedPlaces.append(.recordEnd) }
         records.append(
             Record(
                 line: line, raw: raw, content: 0..<0, copiable: false, firstField: fields.count,

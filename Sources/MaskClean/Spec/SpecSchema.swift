@@ -74,7 +74,7 @@ public enum SpecSchema {
               "type": "object",
               "properties": {
                 "name": {
-                  "description": "The input column: a CSV or TSV header name, or a JSON key.",
+                  "description": "The input column: a CSV or TSV header name, or a JSON key or a path into the record (contact.phone, phones[0]; docs/record-formats.md#nested-values).",
                   "type": "string",
                   "minLength": 1
                 },

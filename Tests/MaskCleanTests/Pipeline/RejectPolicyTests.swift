@@ -154,6 +154,14 @@ struct RejectPolicyTests {
                 .keyNotAmongColumns("email"),
                 "key \"email\" is not among the first record's keys, which are the CSV output's columns"
             ),
+            (
+                .pathBlocked(path: "contact.phone", at: "contact", needsArray: false, found: .string),
+                "key path \"contact.phone\" goes through \"contact\", which holds a string; expected an object"
+            ),
+            (
+                .pathBlocked(path: "phones[0]", at: "phones", needsArray: true, found: .object),
+                "key path \"phones[0]\" goes through \"phones\", which holds an object; expected an array"
+            ),
             (.columnKeyTwice("id"), "key \"id\" appears twice; its CSV column can hold one value"),
             (.invalidUTF8InKey("ph\u{FFFD}ne"), "invalid UTF-8 in key \"ph\u{FFFD}ne\""),
             (.numberTooLarge(key: "amount"), "key \"amount\" holds a number too large to write out"),
@@ -190,6 +198,7 @@ struct RejectPolicyTests {
         case .addedKeyPresent: "addedKeyPresent"
         case .maskedKeyTwice: "maskedKeyTwice"
         case .maskedKeyHolds: "maskedKeyHolds"
+        case .pathBlocked: "pathBlocked"
         case .keyNotAmongColumns: "keyNotAmongColumns"
         case .columnKeyTwice: "columnKeyTwice"
         case .invalidUTF8InKey: "invalidUTF8InKey"
@@ -208,7 +217,8 @@ struct RejectPolicyTests {
             "invalidUTF8InColumn", "notAnObject", "invalidJSON", "textAfterRecord",
             "missingCommaBetweenRecords",
             "arrayNotClosed", "badText", "addedKeyPresent", "maskedKeyTwice", "maskedKeyHolds",
-            "keyNotAmongColumns", "columnKeyTwice", "invalidUTF8InKey", "numberTooLarge", "nulForCSV",
+            "pathBlocked", "keyNotAmongColumns", "columnKeyTwice", "invalidUTF8InKey", "numberTooLarge",
+            "nulForCSV",
         ]
         #expect(named == cases)
     }

@@ -64,6 +64,16 @@ extension JSONRecordReader {
     func forgetRecord() {
         for index in maskedValues.indices { maskedValues[index] = nil }
         for index in csvValues.indices { csvValues[index] = nil }
+        if hasPaths { forgetPaths() }
+    }
+
+    @inline(never)
+    func forgetPaths() {
+        for index in pathValues.indices {
+            pathValues[index] = nil
+            pathRootsSeen[index] = false
+        }
+        for index in places.indices { places[index] = .recordEnd }
     }
 
     /// Reads the NDJSON record on the line at `start` of `bytes` in one pass, when it
@@ -250,7 +260,10 @@ extension JSONRecordReader {
                 memberProblem = .addedKeyPresent(plan.addedKeys[wanted.added])
                 return false
             }
-            guard wanted.masked >= 0 else { continue }
+            guard wanted.masked >= 0 else {
+                if wanted.nested >= 0, !notePathValue(wanted.nested, value, in: bytes) { return false }
+                continue
+            }
             matched = true
             guard noteMaskedValue(wanted.masked, value) else { return false }
         }
@@ -304,6 +317,86 @@ extension JSONRecordReader {
         case .object, .array, .bool:
             memberProblem = .maskedKeyHolds(plan.maskedKeys[index], value.kind)
             return false
+        }
+    }
+
+    /// Follows masked key `index`'s path from `value`, the record's member of its first key;
+    /// false when the path goes through a value that is not an object or an array, or ends at
+    /// one that cannot be masked (`memberProblem` says why). A path that is missing, or meets
+    /// `null`, is an empty cell (docs/record-formats.md#nested-values).
+    @inline(never)
+    func notePathValue(_ index: Int, _ value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let path = paths[index]!
+        guard !pathRootsSeen[index] else {
+            memberProblem = .maskedKeyTwice(path.prefix(1))
+            return false
+        }
+        pathRootsSeen[index] = true
+        var container: JSONToken?
+        var present: Int?
+        let added = index < addedMemberBytes.count ? addedMemberBytes[index] : []
+        let found = path.find(from: value, in: bytes, container: &container, added: added, present: &present)
+        if container != nil, let present {
+            memberProblem = .addedKeyPresent(
+                path.prefix(path.containerSteps) + "." + plan.addedMembers[index][present])
+            return false
+        }
+        if placeOfColumn[index] >= 0 { places[placeOfColumn[index]] = place(path, from: value, in: bytes) }
+        switch found {
+        case .missing: return true
+        case .twice(let step):
+            memberProblem = .maskedKeyTwice(path.prefix(step + 1))
+            return false
+        case .blocked(let step, let found):
+            if case .index = path.steps[step] {
+                memberProblem = .pathBlocked(
+                    path: path.text, at: path.prefix(step), needsArray: true, found: found)
+            } else {
+                memberProblem = .pathBlocked(
+                    path: path.text, at: path.prefix(step), needsArray: false, found: found)
+            }
+            return false
+        case .value(let leaf):
+            switch leaf.kind {
+            case .string, .number, .null:
+                pathValues[index] = leaf
+                return true
+            case .object, .array, .bool:
+                memberProblem = .maskedKeyHolds(path.text, leaf.kind)
+                return false
+            }
+        }
+    }
+
+    /// Where a column's added cells go in the record (`RecordBatch.NestedPlace`): in the object
+    /// that holds its value, or where the record lacks it; `value` is the member of the path's
+    /// first key.
+    private func place(_ path: JSONPath, from value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>)
+        -> RecordBatch.NestedPlace
+    {
+        let shift = bytes.baseAddress.map { chunkStart.distance(to: $0) } ?? 0
+        var current = value
+        var depth = 1
+        while true {
+            switch current.kind {
+            case .object:
+                guard depth < path.containerSteps,
+                    let next = JSONPath.member(path.keyBytes[depth], of: current, in: bytes).0
+                else {
+                    return RecordBatch.NestedPlace(
+                        at: current.range.upperBound - 1 + shift, replaced: 0, existing: depth,
+                        atTopLevel: false)
+                }
+                current = next
+                depth += 1
+            case .null:
+                return RecordBatch.NestedPlace(
+                    at: current.range.lowerBound + shift, replaced: current.range.count, existing: depth - 1,
+                    atTopLevel: false)
+            default:
+                // The path goes through a value of another kind: the record is bad.
+                return .recordEnd
+            }
         }
     }
 

@@ -12,6 +12,7 @@ extension JSONRecordReader {
         let shift = bytes.baseAddress.map { chunkStart.distance(to: $0) } ?? 0
         let firstField = batch.fields.count
         let decodedStart = batch.decoded.count
+        if hasPaths { takePathValues() }
         // A missing or null value is empty text; only the few values that need decoding are
         // copied.
         for (index, token) in maskedValues.enumerated() {
@@ -55,6 +56,7 @@ extension JSONRecordReader {
                 }
             }
         }
+        if !places.isEmpty { notePlaces() }
         let range = object.range
         batch.records.append(
             RecordBatch.Record(
@@ -62,6 +64,27 @@ extension JSONRecordReader {
                 content: (range.lowerBound + shift)..<(range.upperBound - 1 + shift),
                 copiable: true, firstField: firstField, fieldCount: memberCount))
         return .read
+    }
+
+    /// A masked key that is a path takes the value the path found, unless the record has a
+    /// member named as the spec wrote the path.
+    @inline(never)
+    private func takePathValues() {
+        for index in maskedValues.indices {
+            if maskedValues[index] != nil {
+                // Read by its literal member: its cells go at the record's end, as a flat key's.
+                if placeOfColumn[index] >= 0 { places[placeOfColumn[index]].atTopLevel = true }
+            } else if pathRootsSeen[index] {
+                maskedValues[index] = pathValues[index]
+                if pathValues[index] != nil { maskedKeysSeen[index] = true }
+            }
+        }
+    }
+
+    /// Notes where the record's placed columns' cells go (`RecordBatch.nestedPlaces`).
+    @inline(never)
+    private func notePlaces() {
+        for place in places { batch.nestedPlaces.append(place) }
     }
 
     /// Notes a string: its text between the quotes, valid UTF-8 as the record's text passed

@@ -20,6 +20,15 @@ struct JSONInputPlan: Sendable {
     var csvColumns: [String]?
     /// The input's name, for messages.
     var file: String
+    /// For JSON output, for each masked key whose path goes through an object: the members
+    /// maskclean adds inside that object (`phone_formatted` of `contact.phone`), which a record
+    /// must not have already.
+    var addedMembers: [[String]] = []
+    /// For JSON output: the masked keys (spec columns) whose added cells go inside an object of
+    /// the record, in spec order (`JSONNestedCells.placed`).
+    var placedColumns: [Int] = []
+    /// `addedMembers` as bytes.
+    var addedMemberBytes: [[[UInt8]]] { addedMembers.map { $0.map { Array($0.utf8) } } }
 
     /// A record's slots in a batch: its masked keys' values, then its columns' for CSV output.
     var slots: Int { maskedKeys.count + (csvColumns?.count ?? 0) }
@@ -35,6 +44,21 @@ final class JSONRecordReader: RecordReader {
     let wantedKeys: JSONWantedKeys
     /// For CSV output: the input columns by key.
     let csvColumnIndex: [String: Int]
+    /// Each masked key's path into a record, for those whose name is one of more than one step
+    /// (`contact.phone`): its value is found by following it, unless the record has a member
+    /// named as the spec wrote it, which wins.
+    let paths: [JSONPath?]
+    let hasPaths: Bool
+    /// For each masked key, the value its path found in the record being read; whether the
+    /// path's first key was met.
+    let pathValues: UnsafeMutableBufferPointer<JSONToken?>
+    let pathRootsSeen: UnsafeMutableBufferPointer<Bool>
+    /// `plan.addedMemberBytes`, made once.
+    let addedMemberBytes: [[[UInt8]]]
+    /// For each masked key, its index among `plan.placedColumns`, or -1; where the record being
+    /// read has each placed column's object.
+    let placeOfColumn: [Int]
+    let places: UnsafeMutableBufferPointer<RecordBatch.NestedPlace>
     /// Keys spelled outside ASCII may come in another normalization form than the spec's.
     let hasNonASCIIMaskedKeys: Bool
     /// `plan.csvColumns != nil`, asked once per member: reading it from `plan` there would cost
@@ -74,7 +98,23 @@ final class JSONRecordReader: RecordReader {
 
     init(plan: JSONInputPlan) {
         self.plan = plan
-        self.wantedKeys = JSONWantedKeys(masked: plan.maskedKeys, added: plan.addedKeys)
+        let paths = plan.maskedKeys.map { JSONPath($0) }
+        // `["a.b"]` alone is the top-level key `a.b`.
+        let lookedUp = zip(plan.maskedKeys, paths).map { name, path in
+            path?.isTopLevel == true ? path!.rootKey : name
+        }
+        self.paths = paths.map { $0?.isTopLevel == true ? nil : $0 }
+        self.hasPaths = self.paths.contains { $0 != nil }
+        self.wantedKeys = JSONWantedKeys(
+            masked: lookedUp, added: plan.addedKeys,
+            nested: self.paths.enumerated().compactMap { index, path in path.map { ($0.rootKey, index) } })
+        self.pathValues = Self.slots(plan.maskedKeys.count, nil)
+        self.pathRootsSeen = Self.slots(plan.maskedKeys.count, false)
+        self.addedMemberBytes = plan.addedMemberBytes
+        var placeOfColumn = Array(repeating: -1, count: plan.maskedKeys.count)
+        for (place, column) in plan.placedColumns.enumerated() { placeOfColumn[column] = place }
+        self.placeOfColumn = placeOfColumn
+        self.places = Self.slots(plan.placedColumns.count, .recordEnd)
         self.csvColumnIndex = Dictionary(
             (plan.csvColumns ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.maskedValues = Self.slots(plan.maskedKeys.count, nil)
@@ -89,6 +129,9 @@ final class JSONRecordReader: RecordReader {
         maskedValues.deallocate()
         csvValues.deallocate()
         maskedKeysSeen.deallocate()
+        pathValues.deallocate()
+        pathRootsSeen.deallocate()
+        places.deallocate()
     }
 
     private static func slots<Slot>(_ count: Int, _ initial: Slot) -> UnsafeMutableBufferPointer<Slot> {
@@ -101,6 +144,7 @@ final class JSONRecordReader: RecordReader {
     func read(_ chunk: Chunk) {
         batch.reset(chunk.bytes)
         batch.textIsUTF8 = true
+        batch.placesPerRecord = places.count
         chunkStart = chunk.bytes.baseAddress ?? chunkStart
         for index in maskedKeysSeen.indices { maskedKeysSeen[index] = false }
         notesKeys = true

@@ -11,6 +11,7 @@ extension RecordWriter {
         out.truncate(to: out.count - 1)  // beginRecord's `{`: the record brings its own
         let bytes = batch.bytes
         let content = record.content
+        nested?.checkpoints = [(content.lowerBound, out.count)]
         guard masker.replaces || escapeFormulas else {
             out.append(UnsafeBufferPointer(rebasing: bytes[content]))
             return
@@ -40,6 +41,7 @@ extension RecordWriter {
                 JSONStringEncoder.appendQuoted(value, prefix: prefix, to: &out)
             }
             copied = edit.end
+            nested?.checkpoints.append((copied, out.count))
         }
         out.append(UnsafeBufferPointer(rebasing: bytes[copied..<content.upperBound]))
     }

@@ -84,9 +84,29 @@ private struct JSONRecords {
         }
         try settings.checkAddedColumns(against: csvColumns ?? [], of: input.name)
         let spec = settings.spec
-        let plan = JSONInputPlan(
+        if let csvColumns {
+            // A CSV cell holds a nested value as its JSON text: `replace` cannot write into it.
+            for column in spec.columns where column.replace != nil && !csvColumns.contains(column.name) {
+                if let path = JSONPath(column.name), !path.isTopLevel {
+                    throw .spec(
+                        spec.file, "\(column.place): replace",
+                        "writes into a nested value only when the output is JSON; the CSV output holds \"\(path.prefix(1))\" as JSON text"
+                    )
+                }
+            }
+        }
+        var plan = JSONInputPlan(
             isArray: isArray, maskedKeys: spec.columnsRead, addedKeys: spec.addedColumns,
             csvColumns: csvColumns, file: input.name)
+        if settings.outputFormat.isJSON {
+            plan.addedMembers = Array(repeating: [], count: spec.columns.count)
+            for (index, path) in JSONNestedCells.placed(spec.columns) {
+                plan.addedMembers[index] = spec.columns[index].addedColumns.map {
+                    path.memberName(ofAdded: $0)
+                }
+                plan.placedColumns.append(index)
+            }
+        }
         return (
             JSONRecords(
                 plan: plan, spec: spec, partitioned: settings.options.part != nil,
@@ -112,11 +132,26 @@ private struct JSONRecords {
             replacingColumnOfSlot: replacing, columnCount: csvColumns.count, copiesJSON: !writer.isCSV,
             slotOfColumn: Array(columns.indices))
         writer.copiesRecords = !writer.isCSV && !writer.escapeFormulas
+        if writer.isJSON { writer.nested = Self.nestedCells(columns, writer) }
         let stage = MaskingStage(
             columns: columns, slotOfColumn: Array(columns.indices),
             regionSlotOfColumn: spec.regionIndexOfColumn, keySlots: spec.keyIndices, policy: policy,
             writer: writer)
         return BatchProcessor(reader: JSONRecordReader(plan: plan), stage: stage)
+    }
+
+    /// For JSON output: the columns whose paths go through an object, whose cells go in it; nil
+    /// when there are none.
+    private static func nestedCells(_ columns: [ColumnSpec], _ writer: RecordWriter) -> JSONNestedCells? {
+        var placed: [JSONNestedCells.Column] = []
+        for (index, path) in JSONNestedCells.placed(columns) {
+            let column = columns[index]
+            let first = writer.appendColumnNames(column.addedColumns.map { path.memberName(ofAdded: $0) })
+            placed.append(
+                JSONNestedCells.Column(
+                    column: index, path: path, literal: Array(column.name.utf8), firstOutputColumn: first))
+        }
+        return placed.isEmpty ? nil : JSONNestedCells(columns: placed, columnCount: columns.count)
     }
 
     /// A masked key that no record has is a misspelled spec, not a column of empty cells. Only
@@ -130,6 +165,13 @@ private struct JSONRecords {
         guard totals.report.rows > totals.report.rejectedCount, !partitioned else { return }
         let known = totals.keysSeen.map { "\"\($0)\"" }.joined(separator: ", ")
         for (column, seen) in zip(spec.columns, totals.maskedKeysSeen) where !seen {
+            if let path = JSONPath(column.name), !path.isTopLevel {
+                // The first record's keys are top-level: a suggestion would name the wrong thing.
+                throw .spec(
+                    spec.file, column.place,
+                    "no record of \(plan.file) has a value at \"\(column.name)\", read as a path or as a key (top-level keys seen: \(known))"
+                )
+            }
             throw .spec(
                 spec.file, column.place,
                 "no record of \(plan.file) has the key \"\(column.name)\" (keys seen: \(known))\(didYouMean(column.name, in: totals.keysSeen))"

@@ -6,8 +6,8 @@ import FoundationEssentials
     import Darwin
 #endif
 
-/// The keys a JSON record's members are looked up among — the masked ones and those maskclean
-/// adds — in plain memory: looking up a member reference-counts nothing, most members are told
+/// The keys a JSON record's members are looked up among — the masked ones, the first keys of the
+/// masked paths, and those maskclean adds — in plain memory: looking up a member reference-counts nothing, most members are told
 /// apart from every wanted key by one load, and the rest by comparing a length and a word.
 ///
 /// Made once per processor and freed by it (`deallocate`): the processor is its only owner.
@@ -21,6 +21,8 @@ struct JSONWantedKeys {
         var rest: UnsafePointer<UInt8>
         var masked: Int
         var added: Int
+        /// The first key of masked key `nested`'s path (`contact` of `contact.phone`), or -1.
+        var nested: Int
         /// The index of the next key spelled the same (a key both masked and, wrongly, added),
         /// or `Int.max`: looking further is needless for nearly every key.
         var nextSame: Int
@@ -29,16 +31,18 @@ struct JSONWantedKeys {
     /// For each first byte, bit `min(length, 63)` is set when a wanted key has that first byte and
     /// length: most keys of a record are none of the wanted ones, and one load tells.
     private let lengths: UnsafeMutablePointer<UInt64>
-    /// In order of first byte (then masked before added, each in spec order): those starting
+    /// In order of first byte (then masked, added, nested, each in spec order): those starting
     /// with byte `b` are `keys[from[b]..<from[b + 1]]`.
     private let keys: UnsafeMutableBufferPointer<Key>
     private let from: UnsafeMutablePointer<Int>
     private let storage: UnsafeMutableBufferPointer<UInt8>
 
-    init(masked: [String], added: [String]) {
-        var wanted: [(bytes: [UInt8], masked: Int, added: Int)] = []
-        for (index, key) in masked.enumerated() { wanted.append((Array(key.utf8), index, -1)) }
-        for (index, key) in added.enumerated() { wanted.append((Array(key.utf8), -1, index)) }
+    /// `nested`: for masked keys that are paths, the path's first key and the masked key's index.
+    init(masked: [String], added: [String], nested: [(key: String, masked: Int)] = []) {
+        var wanted: [(bytes: [UInt8], masked: Int, added: Int, nested: Int)] = []
+        for (index, key) in masked.enumerated() { wanted.append((Array(key.utf8), index, -1, -1)) }
+        for (index, key) in added.enumerated() { wanted.append((Array(key.utf8), -1, index, -1)) }
+        for (key, index) in nested { wanted.append((Array(key.utf8), -1, -1, index)) }
         let firstByte = { (bytes: [UInt8]) in Int(bytes.first ?? 0) }
         wanted = wanted.enumerated()
             .sorted { (firstByte($0.element.bytes), $0.offset) < (firstByte($1.element.bytes), $1.offset) }
@@ -58,7 +62,7 @@ struct JSONWantedKeys {
                 to: Key(
                     length: key.bytes.count, head: head,
                     rest: UnsafePointer(storage.baseAddress! + offset + 8),
-                    masked: key.masked, added: key.added,
+                    masked: key.masked, added: key.added, nested: key.nested,
                     nextSame: wanted[(index + 1)...].firstIndex { $0.bytes == key.bytes } ?? Int.max))
             offset += key.bytes.count
         }
