@@ -22,6 +22,8 @@ struct ColumnTally {
     var values = 0
     /// Cells that held a JSON object, array or boolean, which no run masks.
     var unmaskable = 0
+    /// Of those, objects: their members are columns of their own, named by their paths.
+    var objects = 0
     /// The last record a cell of this column was counted from: a record that names a column
     /// twice (a repeated CSV header name, a repeated JSON key) counts its last cell, as a run
     /// reads it.

@@ -142,6 +142,7 @@ struct RecordSample {
             add(cells)
         }
         for (index, count) in reader.unmaskable.enumerated() { tallies[index].unmaskable += count }
+        for (index, count) in reader.objects.enumerated() { tallies[index].objects += count }
         rejected = reader.rejected
     }
 
@@ -178,6 +179,9 @@ struct RecordSample {
         for reader in readers {
             for (local, count) in reader.unmaskable.enumerated() {
                 tallies[columnOf[reader.id][local]].unmaskable += count
+            }
+            for (local, count) in reader.objects.enumerated() {
+                tallies[columnOf[reader.id][local]].objects += count
             }
             for (local, rejection) in reader.rejected {
                 let column = columnOf[reader.id][local]
@@ -312,6 +316,7 @@ struct SampleWorker {
     var columns: [String] = []
     var firstMet: [Place] = []
     var unmaskable: [Int] = []
+    var objects: [Int] = []
     private var index: [String: Int] = [:]
     /// The last record's keys by rank, as written, with their columns: most records have the
     /// keys of the one before in the same order, which are then not decoded again.
@@ -325,6 +330,8 @@ struct SampleWorker {
         var line: Int
         var problem: RecordProblem
     }
+    /// The columns that are members of objects, named by their paths.
+    private var nestedColumns: Set<Int> = []
     /// For each column, the place of the last record that had it.
     private var seenAt: [Int] = []
 
@@ -348,35 +355,77 @@ struct SampleWorker {
         var rank = 0
         _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
             let column = self.column(of: key, rank: rank, in: bytes, at: offset)
-            if seenAt[column] == offset {
-                reject(column, .maskedKeyTwice(columns[column]), offset, record.line)
-            }
-            seenAt[column] = offset
-            switch value.kind {
-            case .object, .array, .bool: unmaskable[column] += 1
-            case .number:
-                // As a run's reader writes a number out (`plainDecimal`): only one with an
-                // exponent can be too large.
-                if bytes[value.range].contains(where: { $0 | 0x20 == UInt8(ascii: "e") }),
-                    JSONScanner(bytes).plainDecimal(value) == nil
-                {
-                    reject(column, .numberTooLarge(key: columns[column]), offset, record.line)
-                }
-            case .string:
-                if value.hasEscapes, JSONScanner(bytes).decodeString(value) == nil {
-                    reject(column, .invalidUTF8InKey(columns[column]), offset, record.line)
-                }
-            case .null: break
-            }
-            members.append((column, value))
             rank += 1
+            member(column, value, bytes, offset, record.line, rank: &rank)
         }
+    }
+
+    /// The path naming the value of `column`: its name, or for a top-level key that a bare
+    /// step cannot spell, `["a.b"]`.
+    private func path(of column: Int) -> String {
+        let name = columns[column]
+        return nestedColumns.contains(column) ? name : JSONPath.member(name, of: nil)
+    }
+
+    /// Notes the value of `column` in a record; an object's members become columns of their own,
+    /// named by their paths (`contact.phone`, docs/record-formats.md#nested-values).
+    private mutating func member(
+        _ column: Int, _ value: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ line: Int,
+        rank: inout Int
+    ) {
+        if seenAt[column] == offset {
+            reject(column, .maskedKeyTwice(columns[column]), offset, line)
+        }
+        seenAt[column] = offset
+        switch value.kind {
+        case .object:
+            unmaskable[column] += 1
+            objects[column] += 1
+            let parent = path(of: column)
+            var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[..<value.range.upperBound]))
+            scanner.position = value.range.lowerBound
+            _ = try? scanner.scanObject { (key: JSONToken, inner: JSONToken) throws(JSONSyntaxError) in
+                let name = JSONPath.member(JSONScanner(bytes).decodeString(key) ?? "", of: parent)
+                let nested = self.column(named: name, rank: rank, at: offset)
+                nestedColumns.insert(nested)
+                rank += 1
+                member(nested, inner, bytes, offset, line, rank: &rank)
+            }
+        case .array, .bool: unmaskable[column] += 1
+        case .number:
+            // As a run's reader writes a number out (`plainDecimal`): only one with an
+            // exponent can be too large.
+            if bytes[value.range].contains(where: { $0 | 0x20 == UInt8(ascii: "e") }),
+                JSONScanner(bytes).plainDecimal(value) == nil
+            {
+                reject(column, .numberTooLarge(key: columns[column]), offset, line)
+            }
+        case .string:
+            if value.hasEscapes, JSONScanner(bytes).decodeString(value) == nil {
+                reject(column, .invalidUTF8InKey(columns[column]), offset, line)
+            }
+        case .null: break
+        }
+        members.append((column, value))
     }
 
     /// Keeps `problem` as `column`'s first rejection if its record comes before the one kept.
     private mutating func reject(_ column: Int, _ problem: RecordProblem, _ offset: Int, _ line: Int) {
         guard rejected[column].map({ offset < $0.offset }) ?? true else { return }
         rejected[column] = Rejection(offset: offset, line: line, problem: problem)
+    }
+
+    /// The column named `name`, made if new: first met at `rank` of the record at `offset`.
+    private mutating func column(named name: String, rank: Int, at offset: Int) -> Int {
+        if let known = index[name] { return known }
+        let column = columns.count
+        index[name] = column
+        columns.append(name)
+        firstMet.append(Place(offset: offset, member: rank))
+        unmaskable.append(0)
+        objects.append(0)
+        seenAt.append(-1)
+        return column
     }
 
     /// The column of the key at `rank` among a record's members, made if new.
@@ -394,18 +443,7 @@ struct SampleWorker {
         {
             return lastKeys[rank].column
         }
-        let name = JSONScanner(bytes).decodeString(key) ?? ""
-        let column: Int
-        if let known = index[name] {
-            column = known
-        } else {
-            column = columns.count
-            index[name] = column
-            columns.append(name)
-            firstMet.append(Place(offset: offset, member: rank))
-            unmaskable.append(0)
-            seenAt.append(-1)
-        }
+        let column = column(named: JSONScanner(bytes).decodeString(key) ?? "", rank: rank, at: offset)
         if rank < lastKeys.count {
             lastKeys[rank] = (Array(written), column)
         } else if rank == lastKeys.count {

@@ -148,7 +148,7 @@ public enum SpecProposer {
                 columns.append(
                     try propose(
                         sample.columns[index], summary, empty: sample.sampled - tally.values,
-                        unmaskable: tally.unmaskable))
+                        unmaskable: tally.unmaskable, objects: tally.objects))
             }
         }
         let inputNames = Set(sample.columns)
@@ -219,7 +219,7 @@ public enum SpecProposer {
 
     /// Judges one column from its values' tally: its kind or formats, or why it is left out.
     /// The complete share is for `measure` to count.
-    static func propose(_ name: String, _ tally: ValueTally, empty: Int, unmaskable: Int)
+    static func propose(_ name: String, _ tally: ValueTally, empty: Int, unmaskable: Int, objects: Int = 0)
         throws(MaskCleanError) -> ColumnProposal
     {
         var column = ColumnProposal(name: name, values: tally.values, empty: empty)
@@ -227,6 +227,11 @@ public enum SpecProposer {
         // (a data frame's index, written without a name) cannot be one.
         guard !name.isEmpty else {
             column.leftOut = "the header gives it no name, and a spec names each column it masks"
+            return column
+        }
+        if unmaskable > 0 && unmaskable == objects && tally.values == 0 {
+            column.values += unmaskable
+            column.leftOut = "JSON objects, whose members are proposed as columns of their own, by path"
             return column
         }
         if unmaskable > 0 {

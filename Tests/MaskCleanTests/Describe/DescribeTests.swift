@@ -305,20 +305,22 @@ struct DescribeTests {
         options.head = 1
         let first = try RecordSample.read(options)
         #expect(first.records == 1)
-        #expect(first.columns == ["zip", "n"])
+        // The object's member is a column of its own, named by its path.
+        #expect(first.columns == ["zip", "n", "n.a"])
         #expect(first.tallies[0].distinct == ["6429": 1])
         // A sample of one record of two: every record is read, and every key is a column.
         options.head = 0
         options.sample = 1
         let one = try RecordSample.read(options)
         #expect(one.records == 2 && one.sampled == 1 && !one.isWhole)
-        #expect(one.columns == ["zip", "n", "phone"])
-        #expect(one.tallies.map(\.unmaskable) == [0, 2, 0])
+        #expect(one.columns == ["zip", "n", "n.a", "phone"])
+        #expect(one.tallies.map(\.unmaskable) == [0, 2, 0, 0])
+        #expect(one.tallies.map(\.objects) == [0, 1, 0, 0], "the object; `true` is no object")
         options.sample = 0
         let all = try RecordSample.read(options)
-        #expect(all.columns == ["zip", "n", "phone"])
-        #expect(all.tallies.map(\.distinct) == [["6429": 1], [:], ["5552010001": 1]])
-        #expect(all.tallies.map(\.unmaskable) == [0, 2, 0])
+        #expect(all.columns == ["zip", "n", "n.a", "phone"])
+        #expect(all.tallies.map(\.distinct) == [["6429": 1], [:], ["1": 1], ["5552010001": 1]])
+        #expect(all.tallies.map(\.unmaskable) == [0, 2, 0, 0])
     }
 
     @Test("an added column whose default name the input has is written as null, which run accepts")
