@@ -18,7 +18,8 @@ What it measures, on N generated rows (default 1,000,000; bench/generate.py, fix
   bare CR             the CSV with every LF turned into CR, default jobs
   inputs (issue 31)   the CSV's text in Windows-1252 (--encoding windows-1252) against the same
                       text in UTF-8; check and run of its records cut into 40 files (a
-                      directory) against the same records in one file
+                      directory) against the same records in one file; the NDJSON with phone and
+                      zip under "contact" (bench/spec-nested.json) against the flat NDJSON
 
 How: the input files are read once first so every run finds them in the page cache. Then each
 command runs K times (default 5), the commands taking turns so that a slow spell of the machine
@@ -181,7 +182,17 @@ def input_copies(data, parts=40):
             writer = csv.writer(out, lineterminator="\n")
             writer.writerow(header)
             writer.writerows(body)
-    return {"cp1252": latin, "cp1252 as utf-8": utf8, "parts": folder, "whole": whole}
+    nested = data.ndjson.with_name(data.ndjson.stem + ".nested.ndjson")
+    if not nested.exists() or nested.stat().st_mtime < data.ndjson.stat().st_mtime:
+        log(f"writing {nested.name} ...")
+        with open(data.ndjson, encoding="utf-8") as source, open(nested, "w", encoding="utf-8") as out:
+            for line in source:
+                record = json.loads(line)
+                contact = {"phone": record.pop("phone"), "zip": record.pop("zip")}
+                record = {"id": record.pop("id"), "name": record.pop("name"), "contact": contact, **record}
+                out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+    return {"cp1252": latin, "cp1252 as utf-8": utf8, "parts": folder, "whole": whole,
+            "nested": nested}
 
 
 def compressed_copies(data):
@@ -630,7 +641,7 @@ def targets(measured):
     add("reading .csv.zst over the plain CSV (default jobs)", f"{zst:.2f}x", "<= 1.20x", zst <= 1.2)
     gz = m["from gz"].wall / m["gzip -dc"].wall
     add("reading .csv.gz over gzip -dc of the same file", f"{gz:.2f}x", "<= 1.20x", gz <= 1.2)
-    utf8_run, latin_run, one_file, forty, one_run, forty_run = m["inputs"]
+    utf8_run, latin_run, one_file, forty, one_run, forty_run, flat_json, nested_json = m["inputs"]
     speed = utf8_run.wall / latin_run.wall
     add("Windows-1252 speed over the same text in UTF-8 (median wall)",
         f"{utf8_run.wall:.3f} / {latin_run.wall:.3f} s = {speed:.2f}x", ">= 0.50x", speed >= 0.5)
@@ -638,6 +649,9 @@ def targets(measured):
         ratio = many.wall / one.wall
         add(f"{what}: 40 files of {one.rows // 40:,} rows over 1 file of {one.rows:,}",
             f"{many.wall:.3f} / {one.wall:.3f} s = {ratio:.2f}x", "<= 1.20x", ratio <= 1.2)
+    ratio = nested_json.wall / flat_json.wall
+    add("NDJSON with two masked keys under \"contact\" over the flat NDJSON (median wall)",
+        f"{nested_json.wall:.3f} / {flat_json.wall:.3f} s = {ratio:.2f}x", "(measured)", None)
     if m["cores"] >= 2:
         scale = m["to zst 1"].wall / m["to zst"].wall
         add(f"writing .zst: --jobs 1 over default jobs ({m['cores']} cores)", f"{scale:.2f}x",
@@ -763,7 +777,7 @@ def main(argv=None):
 
         # The inputs real exports are (issue 31): another encoding, many files.
         inputs = input_copies(data)
-        warm_page_cache(inputs["cp1252"], inputs["cp1252 as utf-8"], inputs["whole"],
+        warm_page_cache(inputs["cp1252"], inputs["cp1252 as utf-8"], inputs["whole"], inputs["nested"],
                         *sorted(inputs["parts"].iterdir()))
         utf8_run = Case("maskclean csv, UTF-8, default jobs",
                         [str(maskclean), "run", str(SPEC), str(inputs["cp1252 as utf-8"]), "-o",
@@ -782,7 +796,15 @@ def main(argv=None):
         forty_run = Case("maskclean run, 40 files, to a directory",
                          [str(maskclean), "run", str(SPEC), str(inputs["parts"]), "-o",
                           str(data_dir / "parts-out") + "/", "--quiet"], inputs["whole"], data.rows)
-        input_cases = [utf8_run, latin_run, one_file, forty, one_run, forty_run]
+        flat_json = Case("maskclean ndjson to ndjson, default jobs",
+                         [str(maskclean), "run", str(SPEC), str(data.ndjson), "-o", os.devnull,
+                          "--output-format", "ndjson", "--quiet"], data.ndjson, data.rows)
+        nested_json = Case("maskclean ndjson, phone and zip under contact (bench/spec-nested.json)",
+                           [str(maskclean), "run", str(SPEC.with_name("spec-nested.json")),
+                            str(inputs["nested"]), "-o", os.devnull, "--output-format", "ndjson",
+                            "--quiet"], inputs["nested"], data.rows)
+        input_cases = [utf8_run, latin_run, one_file, forty, one_run, forty_run, flat_json,
+                       nested_json]
         run_cases(input_cases, args.repeat, gnu_time)
 
         big_cases = []
