@@ -77,6 +77,22 @@ struct FilePlace: Equatable {
         self.init(path, standardStream: STDIN_FILENO)
     }
 
+    /// Refuses one file given twice among `paths` (files read: inputs, partial reports), by one
+    /// name or by two (`a.csv ./a.csv`, a link): its records would be counted twice.
+    static func refuseRepeats(among paths: [String]) throws(MaskCleanError) {
+        var seen: [(path: String, place: FilePlace)] = []
+        for path in paths where path != "-" {
+            let place = FilePlace(reading: path)
+            if let other = seen.first(where: { $0.place == place }) {
+                throw .usage(
+                    path == other.path
+                        ? "\(path) is named twice: its records would be counted twice"
+                        : "\(other.path) and \(path) are the same file: its records would be counted twice")
+            }
+            seen.append((path, place))
+        }
+    }
+
     private init(_ path: String, standardStream: Int32) {
         var info = stat()
         let found = path == "-" ? fstat(standardStream, &info) == 0 : stat(path, &info) == 0

@@ -245,18 +245,7 @@ extension Runner {
     {
         var plans: [RunOptions] = []
         var named: [(role: OutputRole, path: String)] = []
-        // One file named twice (`a.csv ./a.csv`, a link) would have its records counted twice.
-        var read: [(path: String, place: FilePlace)] = []
-        for input in many.inputs {
-            let place = FilePlace(reading: input)
-            if let other = read.first(where: { $0.place == place }) {
-                throw .usage(
-                    input == other.path
-                        ? "\(input) is named twice: its records would be counted twice"
-                        : "\(other.path) and \(input) are the same file: its records would be counted twice")
-            }
-            read.append((input, place))
-        }
+        try FilePlace.refuseRepeats(among: many.inputs)
         for input in many.inputs {
             var plan = options
             plan.input = input

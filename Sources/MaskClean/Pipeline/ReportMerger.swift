@@ -64,19 +64,8 @@ public enum ReportMerger {
         try Outputs.checkPaths(
             outputOptions,
             protecting: [(spec.file, "spec")] + options.reports.map { ($0, "partial report") })
-        // One report named twice (`a.json ./a.json`, a link) would count its records twice, and
-        // a report made without --part carries nothing else that could tell.
-        var named: [(path: String, place: FilePlace)] = []
-        for path in options.reports where path != "-" {
-            let place = FilePlace(path)
-            if let other = named.first(where: { $0.place == place }) {
-                throw .usage(
-                    path == other.path
-                        ? "\(path) is named twice: its records would be counted twice"
-                        : "\(other.path) and \(path) are the same file: its records would be counted twice")
-            }
-            named.append((path, place))
-        }
+        // A report made without --part carries nothing else that could tell it was given twice.
+        try FilePlace.refuseRepeats(among: options.reports)
         let outputs = try Outputs(outputOptions)
         var committing = false
         do throws(MaskCleanError) {
