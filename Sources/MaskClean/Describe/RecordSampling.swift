@@ -144,6 +144,7 @@ struct RecordSample {
         for (index, count) in reader.unmaskable.enumerated() { tallies[index].unmaskable += count }
         for (index, count) in reader.objects.enumerated() { tallies[index].objects += count }
         rejected = reader.rejected
+        blockPaths([reader], columnOf: [Array(columns.indices)])
     }
 
     /// Keeps `size` records of the input, read by `workers` threads (`SampleKeeper`), and adds
@@ -190,6 +191,7 @@ struct RecordSample {
                 }
             }
         }
+        blockPaths(readers, columnOf: columnOf)
         for (_, record) in keeper.kept {
             if let name = record.invalidColumn {
                 throw .data(file, line: record.line, RecordProblem.invalidUTF8InColumn(name).message)
@@ -198,6 +200,38 @@ struct RecordSample {
                 add(record.cells.map { (columnOf[worker][$0.0], $0.1) })
             } else {
                 add(record.cells)
+            }
+        }
+    }
+
+    /// A record where a column held a string, a number, a boolean or an array is one a run
+    /// rejects for every path through it (`contact.phone` where `"contact": "call the desk"`):
+    /// each such column under it gets that record as its first rejection, if none comes
+    /// earlier, so that describe does not propose a spec the data fails.
+    private mutating func blockPaths(_ readers: [SampleWorker], columnOf: [[Int]]) {
+        var parent: [Int: Int] = [:]
+        var scalar: [Int: SampleWorker.Rejection] = [:]
+        for reader in readers {
+            for (local, up) in reader.parentOf {
+                parent[columnOf[reader.id][local]] = columnOf[reader.id][up]
+            }
+            for (local, first) in reader.scalarAt {
+                let column = columnOf[reader.id][local]
+                if scalar[column].map({ first.offset < $0.offset }) ?? true { scalar[column] = first }
+            }
+        }
+        for column in parent.keys {
+            var up = parent[column]
+            while let ancestor = up {
+                if let first = scalar[ancestor], rejected[column].map({ first.offset < $0.offset }) ?? true,
+                    case .pathBlocked(_, let at, let needsArray, let found) = first.problem
+                {
+                    rejected[column] = SampleWorker.Rejection(
+                        offset: first.offset, line: first.line,
+                        problem: .pathBlocked(
+                            path: columns[column], at: at, needsArray: needsArray, found: found))
+                }
+                up = parent[ancestor]
             }
         }
     }
@@ -330,8 +364,15 @@ struct SampleWorker {
         var line: Int
         var problem: RecordProblem
     }
-    /// The columns that are members of objects, named by their paths.
+    /// The columns that are members of objects, named by their paths, and the column of the
+    /// object each is a member of.
     private var nestedColumns: Set<Int> = []
+    private(set) var parentOf: [Int: Int] = [:]
+    /// For each column, the first record where it held a string, a number, a boolean or an
+    /// array: a path through it there makes that record bad (`RecordSample.blockPaths`).
+    private(set) var scalarAt: [Int: Rejection] = [:]
+    /// For each column, whether the last record had it by a path only (`seenAt`).
+    private var seenNestedAt: [Bool] = []
     /// For each column, the place of the last record that had it.
     private var seenAt: [Int] = []
 
@@ -356,7 +397,7 @@ struct SampleWorker {
         _ = try? scanner.scanObject { (key: JSONToken, value: JSONToken) throws(JSONSyntaxError) in
             let column = self.column(of: key, rank: rank, in: bytes, at: offset)
             rank += 1
-            member(column, value, bytes, offset, record.line, rank: &rank)
+            member(column, value, bytes, offset, record.line, rank: &rank, nested: false)
         }
     }
 
@@ -371,12 +412,28 @@ struct SampleWorker {
     /// named by their paths (`contact.phone`, docs/record-formats.md#nested-values).
     private mutating func member(
         _ column: Int, _ value: JSONToken, _ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ line: Int,
-        rank: inout Int
+        rank: inout Int, nested: Bool
     ) {
-        if seenAt[column] == offset {
+        // A top-level key spelled as a path (`"x.y"`) wins over the path in its record, as a
+        // run reads it: the value at the path is not this column's there.
+        if nested && seenAt[column] == offset && !seenNestedAt[column] {
+            return
+        }
+        if !nested && seenAt[column] == offset && seenNestedAt[column] {
+            members.removeAll { $0.column == column }
+            seenNestedAt[column] = false
+        } else if seenAt[column] == offset {
             reject(column, .maskedKeyTwice(columns[column]), offset, line)
         }
+        if seenAt[column] != offset { seenNestedAt[column] = nested }
         seenAt[column] = offset
+        if value.kind != .object && value.kind != .null
+            && scalarAt[column].map({ offset < $0.offset }) ?? true
+        {
+            scalarAt[column] = Rejection(
+                offset: offset, line: line,
+                problem: .pathBlocked(path: "", at: columns[column], needsArray: false, found: value.kind))
+        }
         switch value.kind {
         case .object:
             unmaskable[column] += 1
@@ -388,8 +445,9 @@ struct SampleWorker {
                 let name = JSONPath.member(JSONScanner(bytes).decodeString(key) ?? "", of: parent)
                 let nested = self.column(named: name, rank: rank, at: offset)
                 nestedColumns.insert(nested)
+                if parentOf[nested] == nil { parentOf[nested] = column }
                 rank += 1
-                member(nested, inner, bytes, offset, line, rank: &rank)
+                member(nested, inner, bytes, offset, line, rank: &rank, nested: true)
             }
         case .array, .bool: unmaskable[column] += 1
         case .number:
@@ -425,6 +483,7 @@ struct SampleWorker {
         unmaskable.append(0)
         objects.append(0)
         seenAt.append(-1)
+        seenNestedAt.append(false)
         return column
     }
 

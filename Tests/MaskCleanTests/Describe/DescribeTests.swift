@@ -323,6 +323,49 @@ struct DescribeTests {
         #expect(all.tallies.map(\.unmaskable) == [0, 2, 0, 0])
     }
 
+    /// Found by attack: describe stopped with `key "x.y" appears twice` on a record that has the
+    /// top-level key `x.y` and the path x.y, which a run reads as one value: the key's.
+    @Test("a top-level key spelled as a path wins over the path in its record, as a run reads it")
+    func literalKeyOverPath() throws {
+        let folder = try TemporaryFolder()
+        let input = try folder.write(
+            "x.ndjson",
+            #"{"x.y": "111-1111", "x": {"y": "222-2222"}}"# + "\n"
+                + #"{"x": {"y": "333-3333"}, "x.y": "444-4444"}"#
+                + "\n" + #"{"x": {"y": "555-5555"}}"# + "\n")
+        var options = DescribeOptions(input: input)
+        options.sample = 0
+        let sample = try RecordSample.read(options)
+        let column = try #require(sample.columns.firstIndex(of: "x.y"))
+        #expect(sample.tallies[column].distinct == ["111-1111": 1, "444-4444": 1, "555-5555": 1])
+        #expect(sample.columns.filter { $0 == "x.y" }.count == 1)
+    }
+
+    /// Found by attack: describe proposed `contact.phone` from the records where contact is an
+    /// object, and check of its own spec failed on the record where it is a string.
+    @Test(
+        "a path through a value that is not an object fails describe as it would fail the run",
+        arguments: [0, 2])
+    func pathThroughAString(sample: Int) throws {
+        let folder = try TemporaryFolder()
+        let input = try folder.write(
+            "mixed.ndjson",
+            #"{"contact": {"phone": "555-1234"}}"# + "\n" + #"{"contact": {"phone": "555-2345"}}"# + "\n"
+                + #"{"contact": "call the desk"}"# + "\n")
+        var options = DescribeOptions(input: input)
+        options.sample = sample
+        do {
+            _ = try SpecProposer.describe(options)
+            Issue.record("describe proposed a spec that its data fails")
+        } catch {
+            #expect(error.status == .dataError)
+            #expect(
+                error.message.description.hasSuffix(
+                    #"mixed.ndjson:3: key path "contact.phone" goes through "contact", which holds a string; expected an object"#
+                ), "\(error.message)")
+        }
+    }
+
     @Test("an added column whose default name the input has is written as null, which run accepts")
     func addedColumnsTheInputHas() throws {
         let folder = try TemporaryFolder()
