@@ -50,6 +50,8 @@ final class RecordWriter: @unchecked Sendable {
     var copiesRecords = false
     /// JSON from JSON with nested spec columns: where their cells go in each record.
     var nested: JSONNestedCells?
+    /// NDJSON written from a JSON array, whose records may span lines (`joinLines`).
+    var joinsLines = false
     /// `written`'s questions asked for every record, answered once.
     private(set) var writesFieldsOneByOne = false
     private(set) var copiesObjects = false

@@ -81,6 +81,7 @@ final class MaskingStage {
         let checksUTF8 = !batch.textIsUTF8
         // Out in the input's format, nothing replaced or guarded: records are copied as read.
         let copiesRecords = writer.copiesRecords && !replaces
+        let joinsLines = writer.joinsLines
         // The texts' two homes, reached without a buffer's checks per cell.
         let decodedBase = batch.decoded.bytes.baseAddress!
         let chunkBase = batch.bytes.baseAddress ?? decodedBase
@@ -161,6 +162,7 @@ final class MaskingStage {
                     }
                 }
             }
+            if joinsLines { RecordWriter.joinLines(out, from: bodyStart) }
             writer.endRecord(&out)
         }
         result.blankLines = batch.blankLines

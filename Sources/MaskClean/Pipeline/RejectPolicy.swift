@@ -34,6 +34,10 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     /// A spec column's path (`contact.phone`) goes on through `at`, which holds `found` where
     /// the next step needs an object (a key) or an array (an index).
     case pathBlocked(path: String, at: String, needsArray: Bool, found: JSONKind)
+    /// A spec column's path ends at an object, an array or a boolean.
+    case pathHolds(String, JSONKind)
+    /// The object a nested column's added members go into has one already.
+    case addedMemberPresent(object: String, key: String)
     case keyNotAmongColumns(String)
     case columnKeyTwice(String)
     case invalidUTF8InKey(String)
@@ -85,6 +89,10 @@ indirect enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
             "key \"\(key)\" holds \(kind.described); expected a string, a number or null"
         case .pathBlocked(let path, let at, let needsArray, let found):
             "key path \"\(path)\" goes through \"\(at)\", which holds \(found.described); expected \(needsArray ? "an array" : "an object")"
+        case .pathHolds(let path, let kind):
+            "key path \"\(path)\" ends at \(kind.described); expected a string, a number or null"
+        case .addedMemberPresent(let object, let key):
+            "the object \"\(object)\" already has a key \"\(key)\", which maskclean adds there"
         case .keyNotAmongColumns(let key):
             "key \"\(key)\" is not among the first record's keys, which are the CSV output's columns"
         case .columnKeyTwice(let key): "key \"\(key)\" appears twice; its CSV column can hold one value"

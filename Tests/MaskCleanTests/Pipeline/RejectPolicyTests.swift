@@ -162,6 +162,14 @@ struct RejectPolicyTests {
                 .pathBlocked(path: "phones[0]", at: "phones", needsArray: true, found: .object),
                 "key path \"phones[0]\" goes through \"phones\", which holds an object; expected an array"
             ),
+            (
+                .pathHolds("contact.phone", .object),
+                "key path \"contact.phone\" ends at an object; expected a string, a number or null"
+            ),
+            (
+                .addedMemberPresent(object: "contact", key: "phone_status"),
+                "the object \"contact\" already has a key \"phone_status\", which maskclean adds there"
+            ),
             (.columnKeyTwice("id"), "key \"id\" appears twice; its CSV column can hold one value"),
             (.invalidUTF8InKey("ph\u{FFFD}ne"), "invalid UTF-8 in key \"ph\u{FFFD}ne\""),
             (.numberTooLarge(key: "amount"), "key \"amount\" holds a number too large to write out"),
@@ -199,6 +207,8 @@ struct RejectPolicyTests {
         case .maskedKeyTwice: "maskedKeyTwice"
         case .maskedKeyHolds: "maskedKeyHolds"
         case .pathBlocked: "pathBlocked"
+        case .pathHolds: "pathHolds"
+        case .addedMemberPresent: "addedMemberPresent"
         case .keyNotAmongColumns: "keyNotAmongColumns"
         case .columnKeyTwice: "columnKeyTwice"
         case .invalidUTF8InKey: "invalidUTF8InKey"
@@ -217,7 +227,8 @@ struct RejectPolicyTests {
             "invalidUTF8InColumn", "notAnObject", "invalidJSON", "textAfterRecord",
             "missingCommaBetweenRecords",
             "arrayNotClosed", "badText", "addedKeyPresent", "maskedKeyTwice", "maskedKeyHolds",
-            "pathBlocked", "keyNotAmongColumns", "columnKeyTwice", "invalidUTF8InKey", "numberTooLarge",
+            "pathBlocked", "pathHolds", "addedMemberPresent", "keyNotAmongColumns", "columnKeyTwice",
+            "invalidUTF8InKey", "numberTooLarge",
             "nulForCSV",
         ]
         #expect(named == cases)

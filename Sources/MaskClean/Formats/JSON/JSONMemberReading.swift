@@ -72,6 +72,8 @@ extension JSONRecordReader {
         for index in pathValues.indices {
             pathValues[index] = nil
             pathRootsSeen[index] = false
+            pathProblems[index] = nil
+            topLevelAddedSeen[index] = -1
         }
         for index in places.indices { places[index] = .recordEnd }
     }
@@ -257,11 +259,17 @@ extension JSONRecordReader {
         var matched = false
         for wanted in wantedKeys.matches(name, readable: readable) {
             if wanted.added >= 0 {
+                // A nested column's added keys go at the top level only in a record read by
+                // its literal member: whether that clashes is known once the record is read.
+                if hasPaths && addedOwner[wanted.added] >= 0 {
+                    topLevelAddedSeen[addedOwner[wanted.added]] = wanted.added
+                    continue
+                }
                 memberProblem = .addedKeyPresent(plan.addedKeys[wanted.added])
                 return false
             }
             guard wanted.masked >= 0 else {
-                if wanted.nested >= 0, !notePathValue(wanted.nested, value, in: bytes) { return false }
+                if wanted.nested >= 0 { notePathValue(wanted.nested, value, in: bytes) }
                 continue
             }
             matched = true
@@ -320,16 +328,18 @@ extension JSONRecordReader {
         }
     }
 
-    /// Follows masked key `index`'s path from `value`, the record's member of its first key;
-    /// false when the path goes through a value that is not an object or an array, or ends at
-    /// one that cannot be masked (`memberProblem` says why). A path that is missing, or meets
-    /// `null`, is an empty cell (docs/record-formats.md#nested-values).
+    /// Follows masked key `index`'s path from `value`, the record's member of its first key. A
+    /// path that is missing, or meets `null`, is an empty cell; one that goes through a value
+    /// that is not an object or an array, ends at one that cannot be masked, or finds maskclean's
+    /// added members already in their object, makes the record bad, unless the record also has
+    /// the member named as the spec wrote the path, which wins: so the problem is kept in
+    /// `pathProblems` until the record is read (docs/record-formats.md#nested-values).
     @inline(never)
-    func notePathValue(_ index: Int, _ value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    func notePathValue(_ index: Int, _ value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) {
         let path = paths[index]!
         guard !pathRootsSeen[index] else {
-            memberProblem = .maskedKeyTwice(path.prefix(1))
-            return false
+            pathProblems[index] = .maskedKeyTwice(path.prefix(1))
+            return
         }
         pathRootsSeen[index] = true
         var container: JSONToken?
@@ -337,33 +347,26 @@ extension JSONRecordReader {
         let added = index < addedMemberBytes.count ? addedMemberBytes[index] : []
         let found = path.find(from: value, in: bytes, container: &container, added: added, present: &present)
         if container != nil, let present {
-            memberProblem = .addedKeyPresent(
-                path.prefix(path.containerSteps) + "." + plan.addedMembers[index][present])
-            return false
+            pathProblems[index] = .addedMemberPresent(
+                object: path.containerText, key: plan.addedMembers[index][present])
+            return
         }
         if placeOfColumn[index] >= 0 { places[placeOfColumn[index]] = place(path, from: value, in: bytes) }
         switch found {
-        case .missing: return true
-        case .twice(let step):
-            memberProblem = .maskedKeyTwice(path.prefix(step + 1))
-            return false
+        case .missing: return
+        case .twice(let step): pathProblems[index] = .maskedKeyTwice(path.prefix(step + 1))
         case .blocked(let step, let found):
             if case .index = path.steps[step] {
-                memberProblem = .pathBlocked(
+                pathProblems[index] = .pathBlocked(
                     path: path.text, at: path.prefix(step), needsArray: true, found: found)
             } else {
-                memberProblem = .pathBlocked(
+                pathProblems[index] = .pathBlocked(
                     path: path.text, at: path.prefix(step), needsArray: false, found: found)
             }
-            return false
         case .value(let leaf):
             switch leaf.kind {
-            case .string, .number, .null:
-                pathValues[index] = leaf
-                return true
-            case .object, .array, .bool:
-                memberProblem = .maskedKeyHolds(path.text, leaf.kind)
-                return false
+            case .string, .number, .null: pathValues[index] = leaf
+            case .object, .array, .bool: pathProblems[index] = .pathHolds(path.text, leaf.kind)
             }
         }
     }

@@ -70,6 +70,56 @@ final class JSONNestedCells {
         }
     }
 
+    /// Refuses a spec whose JSON columns would read one value twice or write one key twice
+    /// (spec error 78): two names for one value (`contact.phone` and `contact["phone"]`), and
+    /// for JSON output two added keys placed under one name in one object, or an added key at the
+    /// top level named as an object a path creates there.
+    static func check(_ spec: Spec, writesJSON: Bool) throws(MaskCleanError) {
+        let columns = spec.columns
+        let steps = columns.map { column in JSONPath(column.name)?.steps ?? [.key(column.name)] }
+        // (The same name twice is two maskings of one value, as in a CSV header.)
+        for (index, column) in columns.enumerated() {
+            if let other = steps[..<index].indices.first(where: {
+                steps[$0] == steps[index] && columns[$0].name != column.name
+            }) {
+                throw .spec(
+                    spec.file, column.place,
+                    "names the value \(columns[other].place) names, spelled otherwise: spell it one way")
+            }
+        }
+        guard writesJSON else { return }
+        // Each object's members maskclean adds, and the values read there, by name.
+        var members: [[String]: [String: String]] = [:]
+        for (index, path) in placed(columns) {
+            guard case .key(let leaf) = path.steps[path.containerSteps] else { continue }
+            members[path.containerKeys, default: [:]][leaf] = "the value \(columns[index].place) reads"
+        }
+        for (index, path) in placed(columns) {
+            let container = path.containerKeys
+            for added in columns[index].addedColumns {
+                let name = path.memberName(ofAdded: added)
+                if let owner = members[container]?[name] {
+                    throw .spec(
+                        spec.file, columns[index].place,
+                        "added column \"\(added)\" goes into \"\(path.containerText)\" as \"\(name)\", where \(owner) is already: name it otherwise"
+                    )
+                }
+                members[container, default: [:]][name] = "the added column of \(columns[index].place)"
+            }
+        }
+        // A top-level added key named as an object a path creates: `statusColumn: contact` and
+        // `contact.phone`.
+        let created = Set(placed(columns).map { $0.path.containerKeys[0] })
+        for column in columns where JSONPath(column.name).map({ $0.containerSteps == 0 }) ?? true {
+            for added in column.addedColumns where created.contains(added) {
+                throw .spec(
+                    spec.file, column.place,
+                    "added column \"\(added)\" is named as the object that a path's added columns go into: name it otherwise"
+                )
+            }
+        }
+    }
+
     init(columns: [Column], columnCount: Int) {
         self.columns = columns
         var placedIndex = Array(repeating: -1, count: columnCount)

@@ -12,7 +12,9 @@ extension JSONRecordReader {
         let shift = bytes.baseAddress.map { chunkStart.distance(to: $0) } ?? 0
         let firstField = batch.fields.count
         let decodedStart = batch.decoded.count
-        if hasPaths { takePathValues() }
+        if hasPaths, let problem = takePathValues() {
+            return forget(firstField, decodedStart, problem, line, raw)
+        }
         // A missing or null value is empty text; only the few values that need decoding are
         // copied.
         for (index, token) in maskedValues.enumerated() {
@@ -67,18 +69,26 @@ extension JSONRecordReader {
     }
 
     /// A masked key that is a path takes the value the path found, unless the record has a
-    /// member named as the spec wrote the path.
+    /// member named as the spec wrote the path: then that member is read, and its cells go at
+    /// the record's end under their full names, where the record must not have them already.
+    /// Returns what makes the record bad, if anything.
     @inline(never)
-    private func takePathValues() {
-        for index in maskedValues.indices {
+    private func takePathValues() -> RecordProblem? {
+        for index in maskedValues.indices where paths[index] != nil {
             if maskedValues[index] != nil {
-                // Read by its literal member: its cells go at the record's end, as a flat key's.
-                if placeOfColumn[index] >= 0 { places[placeOfColumn[index]].atTopLevel = true }
+                guard placeOfColumn[index] >= 0 else { continue }
+                places[placeOfColumn[index]].atTopLevel = true
+                if topLevelAddedSeen[index] >= 0 {
+                    return .addedKeyPresent(plan.addedKeys[topLevelAddedSeen[index]])
+                }
+            } else if let problem = pathProblems[index] {
+                return problem
             } else if pathRootsSeen[index] {
                 maskedValues[index] = pathValues[index]
                 if pathValues[index] != nil { maskedKeysSeen[index] = true }
             }
         }
+        return nil
     }
 
     /// Notes where the record's placed columns' cells go (`RecordBatch.nestedPlaces`).

@@ -24,6 +24,8 @@ struct JSONInputPlan: Sendable {
     /// maskclean adds inside that object (`phone_formatted` of `contact.phone`), which a record
     /// must not have already.
     var addedMembers: [[String]] = []
+    /// For JSON output, for each spec column, its added columns' names as the spec gives them.
+    var addedOfColumn: [[String]] = []
     /// For JSON output: the masked keys (spec columns) whose added cells go inside an object of
     /// the record, in spec order (`JSONNestedCells.placed`).
     var placedColumns: [Int] = []
@@ -53,6 +55,13 @@ final class JSONRecordReader: RecordReader {
     /// path's first key was met.
     let pathValues: UnsafeMutableBufferPointer<JSONToken?>
     let pathRootsSeen: UnsafeMutableBufferPointer<Bool>
+    /// What is wrong with each path in the record being read, unless its literal member wins.
+    let pathProblems: UnsafeMutableBufferPointer<RecordProblem?>
+    /// For each of `plan.addedKeys`, the masked key of the nested column that adds it at the top
+    /// level only when read by its literal member, or -1; for each such column, one of its added
+    /// keys the record has at its top level (an index into `plan.addedKeys`), or -1.
+    let addedOwner: [Int]
+    let topLevelAddedSeen: UnsafeMutableBufferPointer<Int>
     /// `plan.addedMemberBytes`, made once.
     let addedMemberBytes: [[[UInt8]]]
     /// For each masked key, its index among `plan.placedColumns`, or -1; where the record being
@@ -110,6 +119,15 @@ final class JSONRecordReader: RecordReader {
             nested: self.paths.enumerated().compactMap { index, path in path.map { ($0.rootKey, index) } })
         self.pathValues = Self.slots(plan.maskedKeys.count, nil)
         self.pathRootsSeen = Self.slots(plan.maskedKeys.count, false)
+        self.pathProblems = Self.slots(plan.maskedKeys.count, nil)
+        self.topLevelAddedSeen = Self.slots(plan.maskedKeys.count, -1)
+        var addedOwner = Array(repeating: -1, count: plan.addedKeys.count)
+        for (column, members) in plan.addedMembers.enumerated() where !members.isEmpty {
+            for name in plan.addedOfColumn[column] {
+                if let added = plan.addedKeys.firstIndex(of: name) { addedOwner[added] = column }
+            }
+        }
+        self.addedOwner = addedOwner
         self.addedMemberBytes = plan.addedMemberBytes
         var placeOfColumn = Array(repeating: -1, count: plan.maskedKeys.count)
         for (place, column) in plan.placedColumns.enumerated() { placeOfColumn[column] = place }
@@ -131,6 +149,8 @@ final class JSONRecordReader: RecordReader {
         maskedKeysSeen.deallocate()
         pathValues.deallocate()
         pathRootsSeen.deallocate()
+        pathProblems.deallocate()
+        topLevelAddedSeen.deallocate()
         places.deallocate()
     }
 

@@ -32,6 +32,8 @@ extension RecordWriter {
         let premasked = masker.premaskedText
         var copied = content.lowerBound
         for edit in edits {
+            // Two edits of one value cannot be (the spec refuses two columns replacing it).
+            guard edit.start >= copied else { continue }
             out.append(UnsafeBufferPointer(rebasing: bytes[copied..<edit.start]))
             if edit.column < 0 {
                 out.append(FormulaGuard.prefix)
@@ -44,6 +46,16 @@ extension RecordWriter {
             nested?.checkpoints.append((copied, out.count))
         }
         out.append(UnsafeBufferPointer(rebasing: bytes[copied..<content.upperBound]))
+    }
+
+    /// Turns the line breaks of the record written at `out[start...]` into spaces: a record of a
+    /// JSON array may span lines, an NDJSON record may not. Outside its strings (which hold no
+    /// raw line break) a line break is white space, so the record means the same.
+    static func joinLines(_ out: ByteBuffer, from start: Int) {
+        let bytes = UnsafeMutablePointer(mutating: out.bytes.baseAddress!)
+        for index in start..<out.count where bytes[index] == 0x0A || bytes[index] == 0x0D {
+            bytes[index] = 0x20
+        }
     }
 
     /// Where a `'` goes in the object's own string values, nested ones included, for

@@ -84,13 +84,14 @@ private struct JSONRecords {
         }
         try settings.checkAddedColumns(against: csvColumns ?? [], of: input.name)
         let spec = settings.spec
+        try JSONNestedCells.check(spec, writesJSON: settings.outputFormat.isJSON)
         if let csvColumns {
             // A CSV cell holds a nested value as its JSON text: `replace` cannot write into it.
             for column in spec.columns where column.replace != nil && !csvColumns.contains(column.name) {
                 if let path = JSONPath(column.name), !path.isTopLevel {
                     throw .spec(
                         spec.file, "\(column.place): replace",
-                        "writes into a nested value only when the output is JSON; the CSV output holds \"\(path.prefix(1))\" as JSON text"
+                        "writes into a nested value only when the output is JSON; the \(settings.outputFormat.rawValue.uppercased()) output holds \"\(path.prefix(1))\" as JSON text"
                     )
                 }
             }
@@ -100,6 +101,7 @@ private struct JSONRecords {
             csvColumns: csvColumns, file: input.name)
         if settings.outputFormat.isJSON {
             plan.addedMembers = Array(repeating: [], count: spec.columns.count)
+            plan.addedOfColumn = spec.columns.map(\.addedColumns)
             for (index, path) in JSONNestedCells.placed(spec.columns) {
                 plan.addedMembers[index] = spec.columns[index].addedColumns.map {
                     path.memberName(ofAdded: $0)
@@ -133,6 +135,7 @@ private struct JSONRecords {
             slotOfColumn: Array(columns.indices))
         writer.copiesRecords = !writer.isCSV && !writer.escapeFormulas
         if writer.isJSON { writer.nested = Self.nestedCells(columns, writer) }
+        if case .json(array: false) = writer.layout, plan.isArray { writer.joinsLines = true }
         let stage = MaskingStage(
             columns: columns, slotOfColumn: Array(columns.indices),
             regionSlotOfColumn: spec.regionIndexOfColumn, keySlots: spec.keyIndices, policy: policy,

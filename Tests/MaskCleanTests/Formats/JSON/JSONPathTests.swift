@@ -270,3 +270,88 @@ struct JSONPathTests {
         }
     }
 }
+
+/// What an attack on nested paths found (a review of this feature): each a record or a spec that
+/// went wrong before.
+@Suite("JSON paths: found by attack")
+struct JSONPathAttackTests {
+    func run(_ spec: String, _ input: String, output: RecordFormat? = nil) throws -> (RunOutcome, String) {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("data.ndjson", input)
+        let outcome = try runPipeline(
+            spec: spec, input: "data.ndjson", in: folder, output: "out", policy: .skip, outputFormat: output)
+        return (outcome, (try? folder.text("out")) ?? "")
+    }
+
+    @Test("one value named two ways is a spec error, not a crash or a key written twice")
+    func oneValueTwoNames() throws {
+        for replace in [true, false] {
+            let extra = replace ? #", "replace": "formatted""# : ""
+            let spec =
+                #"{"columns": [{"name": "contact.phone", "format": "[000]"\#(extra)}, "#
+                + #"{"name": "contact[\"phone\"]", "format": "[000]"\#(extra)}]}"#
+            let (outcome, _) = try run(spec, #"{"contact": {"phone": "123"}}"# + "\n")
+            #expect(outcome.error?.status == .config, "replace: \(replace)")
+            #expect(outcome.error?.message.contains("spelled otherwise") == true)
+        }
+        // The same name twice stays two maskings of one value.
+        let twice =
+            #"{"columns": [{"name": "contact.phone", "format": "[000]"}, "#
+            + #"{"name": "contact.phone", "format": "[0]", "formattedColumn": "a", "extractedColumn": "b", "statusColumn": "c"}]}"#
+        #expect(try run(twice, #"{"contact": {"phone": "123"}}"# + "\n").0.report?.rows == 1)
+    }
+
+    @Test("two added keys that would land under one name in one object are a spec error")
+    func addedKeysCollide() throws {
+        let inObject =
+            #"{"columns": [{"name": "contact.phone", "format": "[000]", "statusColumn": "contact.check"}, "#
+            + #"{"name": "contact.alt", "format": "[000]", "statusColumn": "check"}]}"#
+        #expect(try run(inObject, "{}\n").0.error?.status == .config)
+        let asObject =
+            #"{"columns": [{"name": "phone", "format": "[000]", "statusColumn": "contact"}, "#
+            + #"{"name": "contact.phone", "format": "[000]"}]}"#
+        #expect(try run(asObject, "{}\n").0.error?.status == .config)
+        // In CSV output the names are flat columns, which differ.
+        let record = #"{"id": 1, "contact": {"phone": "123", "alt": "456"}}"# + "\n"
+        #expect(try run(inObject, record, output: .csv).0.report?.rows == 1)
+    }
+
+    static let spec = #"{"columns": [{"name": "contact.phone", "format": "[000]-[0000]"}]}"#
+
+    @Test("a record read by its literal member is not judged by its path")
+    func literalWins() throws {
+        let input =
+            [
+                #"{"contact.phone": "5551234", "contact": "desk"}"#,
+                #"{"contact.phone": "5551234", "contact": {"phone_status": "x"}}"#,
+                #"{"contact.phone": "5551234", "contact": {"phone": "1", "phone": "2"}}"#,
+            ].joined(separator: "\n") + "\n"
+        let (outcome, out) = try run(Self.spec, input)
+        #expect(outcome.report?.rejectedCount == 0)
+        #expect(out.split(separator: "\n").allSatisfy { $0.contains(#""contact.phone_status":"complete""#) })
+    }
+
+    @Test("a nested column's added keys are looked for where they go")
+    func addedKeysWhereTheyGo() throws {
+        let input =
+            [
+                // Nothing goes at the top level: a top-level key of that name clashes with nothing.
+                #"{"contact": {"phone": "5551234"}, "contact.phone_status": "legacy"}"#,
+                // Inside the object, it clashes.
+                #"{"contact": {"phone": "5551234", "phone_status": "x"}}"#,
+                // Read by its literal member, its cells go at the top level: there it clashes.
+                #"{"contact.phone": "5551234", "contact.phone_status": "x"}"#,
+                #"{"contact": {"phone": {"a": 1}}}"#,
+            ].joined(separator: "\n") + "\n"
+        let (outcome, out) = try run(Self.spec, input)
+        let report = try #require(outcome.report)
+        #expect(report.rejectedCount == 3)
+        #expect(
+            report.rejected.map(\.reason) == [
+                #"the object "contact" already has a key "phone_status", which maskclean adds there"#,
+                #"the record already has a key "contact.phone_status", which maskclean adds"#,
+                #"key path "contact.phone" ends at an object; expected a string, a number or null"#,
+            ])
+        #expect(out.contains(#""contact.phone_status": "legacy""#))
+    }
+}
