@@ -21,7 +21,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_TARGETS = FuzzMask FuzzCSV FuzzJSON FuzzSpec FuzzYAMLSpec FuzzReport FuzzPhone
 
-.PHONY: all deps test-deps build run test lint format bench bench-deps bench-peers build-bench fuzz build-fuzz sanitize sanitize-thread \
+.PHONY: all deps test-deps build run test lint format bench bench-sweep bench-deps bench-peers build-bench fuzz build-fuzz sanitize sanitize-thread \
 	sanitize-address dist dist-stage dist-tarball wheel deb dist-path test-dist check-reproducible spark-deps test-spark install clean
 
 all: build
@@ -132,6 +132,14 @@ bench-deps:
 bench: build bench-deps
 	python3 bench/run.py --maskclean $(MASKCLEAN) $(BENCH_ARGS)
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
+
+# The jobs sweep alone (issue 32): wall, CPU, speed-up, memory and the serial fraction (the CPU
+# time where no other worker can run, as maskclean --pipeline-times counts it) at each --jobs
+# value, on the bench export SWEEP_COPIES times over. On 2 cores only the first values mean much.
+JOBS_SWEEP   ?= 1,2,4,8,16
+SWEEP_COPIES ?= 4
+bench-sweep: build
+	python3 bench/run.py --maskclean $(MASKCLEAN) --jobs-sweep $(JOBS_SWEEP) --copies $(SWEEP_COPIES) --repeat 3
 
 # The phones section builds bench/peers/phone_peer.cc against Debian's libphonenumber-dev (issue 27).
 bench-peers: build bench-deps

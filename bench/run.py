@@ -37,6 +37,13 @@ describe keeps counts, not cells, so its memory should not grow with the records
 tables are full. The report: the timing table, the memory, describe and long-format tables,
 and the targets with this run's figures.
 
+With --jobs-sweep 1,2,4,8,16 it runs the sweep alone (issue 32): the CSV, the NDJSON and the
+CSV as .gz, each --copies times over in one file (default 1), at each --jobs value, --repeat
+times taking turns, output to /dev/null, the inputs copied to /dev/shm when it has room (in
+memory, as the issue measures). For each value: median wall, median CPU (user + system), the
+speed-up over --jobs 1, CPU over CPU at --jobs 1, and peak RSS. On 2 cores only the first values
+mean anything.
+
 Data files live in DIR (default bench-data/ at the repository root, which git ignores) and are
 reused while a stamp file beside them says they came from the same generator, seed and row count.
 
@@ -94,6 +101,8 @@ class Case:
     walls: list = dataclasses.field(default_factory=list)
     rss_kib: list = dataclasses.field(default_factory=list)
     cpus: list = dataclasses.field(default_factory=list)   # user + system seconds
+    # With --pipeline-times: each run's serial CPU seconds (maskclean's own account).
+    serials: list = dataclasses.field(default_factory=list)
 
     @property
     def wall(self):
@@ -286,8 +295,29 @@ def find_gnu_time():
                              "(Debian: apt-get install time)") from None
 
 
+def run_once_wait4(case):
+    """`run_once` without GNU time (a bare machine): the command's own peak RSS and CPU time from
+    wait4, which reports them for that one child."""
+    with open(case.stdout, "wb") as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(list(map(str, case.argv)), stdin=subprocess.DEVNULL, stdout=out,
+                                 stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        note_serial(case, err.read().decode("utf-8", "replace"))
+        if child.returncode not in (0, 1):
+            err.seek(0)
+            raise BenchError(f"{case.label} failed: exit status {child.returncode}\n"
+                             + err.read().decode("utf-8", "replace")[-4000:])
+        return wall, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+
+
 def run_once(case, gnu_time):
     """Run the case's command once; return (wall seconds, peak RSS in KiB, CPU seconds)."""
+    if gnu_time is None:
+        return run_once_wait4(case)
     with open(case.stdout, "wb") as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile("r") as rss_report:
         argv = [gnu_time, "-f", "%M %U %S", "-o", rss_report.name, *map(str, case.argv)]
@@ -309,7 +339,17 @@ def run_once(case, gnu_time):
         # difference is 20 ms here. It covers GNU time too, which waited for the command, and
         # costs about a millisecond.
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        err.seek(0)
+        note_serial(case, err.read().decode("utf-8", "replace"))
         return wall, int(rss_report.read().split()[-3]), cpu
+
+
+def note_serial(case, stderr):
+    """Keeps the serial CPU seconds of a run made with --pipeline-times (`pipeline: cpu C s,
+    serial S s: ...` on stderr)."""
+    for line in stderr.splitlines():
+        if line.startswith("pipeline: cpu "):
+            case.serials.append(float(line.split("serial ")[1].split(" s")[0]))
 
 
 def describe_exit(code):
@@ -708,23 +748,108 @@ def parse_args(argv):
                         help="seconds after which a long-format run is stopped (default 60)")
     parser.add_argument("--no-instructions", dest="instructions", action="store_false",
                         help="skip the callgrind instruction counts")
+    parser.add_argument("--jobs-sweep", metavar="J,J,...",
+                        help="run only the jobs sweep, at these --jobs values (e.g. 1,2,4,8,16)")
+    parser.add_argument("--copies", type=int, default=1,
+                        help="for the sweep: the data this many times over in one file (default 1)")
     args = parser.parse_args(argv)
     if args.rows < 1 or args.repeat < 1 or (args.big_rows is not None and args.big_rows < 1):
         parser.error("--rows, --repeat and --big-rows must be 1 or more")
+    if args.jobs_sweep is not None:
+        try:
+            args.jobs_sweep = [int(value) for value in args.jobs_sweep.split(",")]
+        except ValueError:
+            parser.error("--jobs-sweep takes whole numbers separated by commas: 1,2,4,8,16")
+        if not args.jobs_sweep or min(args.jobs_sweep) < 1 or args.copies < 1:
+            parser.error("--jobs-sweep values and --copies must be 1 or more")
     return args
+
+
+# ----------------------------------------------------------------------------- jobs sweep
+
+
+def sweep_inputs(data, copies):
+    """The CSV (one header), the NDJSON and the CSV gzipped, each `copies` times over, in
+    /dev/shm when it has room for them (else beside the data): what a 16-core run reads from
+    memory."""
+    shm = Path("/dev/shm")
+    size = (data.csv.stat().st_size + data.ndjson.stat().st_size) * copies * 1.4
+    folder = shm / "maskclean-sweep" if shm.is_dir() and shutil.disk_usage(shm).free > size \
+        else data.csv.parent / "sweep"
+    folder.mkdir(parents=True, exist_ok=True)
+    csv_path = folder / f"sweep-{data.rows}x{copies}.csv"
+    ndjson_path = folder / f"sweep-{data.rows}x{copies}.ndjson"
+    gz_path = folder / f"sweep-{data.rows}x{copies}.csv.gz"
+    if not gz_path.exists():
+        log(f"writing the sweep's inputs ({copies}x) into {folder} ...")
+        body = data.csv.read_bytes()
+        header_end = body.index(b"\n") + 1
+        with open(csv_path, "wb") as out:
+            out.write(body)
+            for _ in range(copies - 1):
+                out.write(memoryview(body)[header_end:])
+        lines = data.ndjson.read_bytes()
+        with open(ndjson_path, "wb") as out:
+            for _ in range(copies):
+                out.write(lines)
+        with open(gz_path, "wb") as out:
+            subprocess.run(["gzip", "-c", str(csv_path)], stdout=out, check=True)
+    return folder, {"csv": csv_path, "ndjson": ndjson_path, "csv.gz": gz_path}
+
+
+def jobs_sweep(args, maskclean, gnu_time, data):
+    folder, inputs = sweep_inputs(data, args.copies)
+    warm_page_cache(*inputs.values())
+    rows = data.rows * args.copies
+    cases = {}
+    for kind, path in inputs.items():
+        for jobs in args.jobs_sweep:
+            cases[(kind, jobs)] = Case(
+                f"{kind}, --jobs {jobs}",
+                [str(maskclean), "run", str(SPEC), str(path), "-o", os.devnull, "--quiet",
+                 "--jobs", str(jobs), "--pipeline-times"], path, rows)
+    run_cases(list(cases.values()), args.repeat, gnu_time)
+    cores = len(os.sched_getaffinity(0))
+    print(f"## maskclean jobs sweep: {rows:,} rows ({data.rows:,} x {args.copies}), "
+          f"medians of {args.repeat} runs taking turns, {cores} cores\n")
+    print(f"Inputs in {folder}: " + ", ".join(
+        f"{kind} {path.stat().st_size / 1e6:.0f} MB" for kind, path in inputs.items()) + "\n")
+    for kind in inputs:
+        base = cases[(kind, args.jobs_sweep[0])]
+        print(f"### {kind}\n")
+        print("| jobs | wall s | speed-up | CPU s | CPU / CPU at "
+              f"{args.jobs_sweep[0]} job{'s' if args.jobs_sweep[0] > 1 else ''} | MB/s | peak RSS MiB "
+              "| serial CPU s | serial fraction |")
+        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for jobs in args.jobs_sweep:
+            case = cases[(kind, jobs)]
+            mbs = inputs[kind].stat().st_size / 1e6 / case.wall
+            serial = statistics.median(case.serials) if case.serials else float("nan")
+            print(f"| {jobs} | {case.wall:.3f} | {base.wall / case.wall:.2f} | {case.cpu:.3f} | "
+                  f"{case.cpu / base.cpu:.2f} | {mbs:.0f} | {case.peak_rss_mib:.1f} | "
+                  f"{serial:.3f} | {serial / case.cpu:.2%} |")
+        print()
+    print("Serial: CPU time where no other worker can run (reading a chunk under the reader's "
+          "lock, writing results in input order, the main thread outside the workers), as "
+          "maskclean --pipeline-times counts it; its share of all CPU time bounds the speed-up "
+          "on many cores (Amdahl's law: 1% allows about 14x at 16).")
+    return 0
 
 
 def main(argv=None):
     args = parse_args(argv)
     try:
         maskclean = resolve_maskclean(args.maskclean)
-        gnu_time = find_gnu_time()
+        # The sweep runs on bare machines too: without GNU time, wait4 gives the same figures.
+        gnu_time = find_gnu_time() if not args.jobs_sweep or shutil.which("time") else None
         args.data_dir.mkdir(parents=True, exist_ok=True)
         data_dir = args.data_dir.resolve()
-        floor_binary = build_floor(data_dir)
+        floor_binary = None if args.jobs_sweep else build_floor(data_dir)
         data = ensure_dataset(data_dir, args.rows)
         warm_page_cache(data.csv, data.ndjson)
         load = warn_if_busy()
+        if args.jobs_sweep:
+            return jobs_sweep(args, maskclean, gnu_time, data)
 
         floor = Case("floor (C, libcsv parse + write)", [str(floor_binary), str(data.csv)],
                      data.csv, data.rows, masks=False)

@@ -75,12 +75,34 @@ enum Frontend {
         var options = settings.options
         let bar = settings.progress && !settings.quiet && isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         if let bar { options.progress = { read, size in bar.update(read: read, size: size) } }
+        defer { if let clock = options.pipelineClock { printPipelineTimes(clock) } }
         return try report(
             settings.shown, standardOutputTaken: options.writesStandardOutput, bar: bar,
             specError: { error in Runner.report(specError: error, spec: settings.spec, options) },
             making: { (spec, stopped) throws(MaskCleanError) in
                 try Runner.run(spec, options, stopped: stopped)
             })
+    }
+
+    /// `--pipeline-times` (hidden, for `make bench`): the CPU time where no other worker can
+    /// run, as a share of the process's, on one line that bench/run.py reads.
+    private static func printPipelineTimes(_ clock: PipelineClock) {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let process =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        let outside = max(0, process - clock.workers)
+        let serial = clock.reading + clock.writing + outside
+        func seconds(_ value: Double) -> String {
+            let tenThousandths = Int((value * 10_000).rounded())
+            let fraction = String(tenThousandths % 10_000)
+            return "\(tenThousandths / 10_000)." + String(repeating: "0", count: 4 - fraction.count)
+                + fraction
+        }
+        Diagnostics.print(
+            "pipeline: cpu \(seconds(process)) s, serial \(seconds(serial)) s: reading \(seconds(clock.reading)) s, writing in order \(seconds(clock.writing)) s, outside the workers \(seconds(outside)) s"
+        )
     }
 
     /// Runs every input of `many`: a line per input on stderr (its rows and verdict), then the

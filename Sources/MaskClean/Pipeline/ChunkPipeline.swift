@@ -32,6 +32,8 @@ final class ChunkPipeline: @unchecked Sendable {
     /// Set when the records are written compressed: each worker compresses its own chunks, so
     /// compression scales with the workers.
     private let compression: ChunkCompression?
+    /// Given when the serial stages' CPU time is measured (`PipelineClock`).
+    private let clock: PipelineClock?
 
     /// Held by the one worker reading: chunks are cut in input order.
     private let reading = Lock()
@@ -66,9 +68,10 @@ final class ChunkPipeline: @unchecked Sendable {
 
     init(
         workers: Int, makeProcessor: @escaping () -> ChunkProcessor, inputs: BufferPool, chunkSize: Int,
-        compression: ChunkCompression? = nil
+        compression: ChunkCompression? = nil, clock: PipelineClock? = nil
     ) {
         self.compression = compression
+        self.clock = clock
         self.workers = max(1, workers)
         self.inFlightBudget = self.workers * 4 * chunkSize
         self.makeProcessor = makeProcessor
@@ -112,6 +115,8 @@ final class ChunkPipeline: @unchecked Sendable {
     /// an output buffer it filled before: the bytes stay in its core's cache, where a buffer
     /// last filled by another core would have to be fetched from that one's.
     private func work(_ ends: Ends, worker: Int) {
+        let started = clock != nil ? PipelineClock.threadNow() : 0
+        defer { clock?.addWorker(since: started) }
         var processor: ChunkProcessor?
         var compressor: Compressor?
         var buffer: ByteBuffer?
@@ -147,6 +152,8 @@ final class ChunkPipeline: @unchecked Sendable {
         let done = state.inputDone || state.failure != nil
         condition.unlock()
         guard !done else { return nil }
+        let started = clock != nil ? PipelineClock.threadNow() : 0
+        defer { clock?.addReading(since: started) }
         do {
             guard let input = try ends.nextChunk(buffer) else {
                 condition.withLock {
@@ -201,11 +208,13 @@ final class ChunkPipeline: @unchecked Sendable {
             switch next {
             case .masked(let result, let size, let bytesRead, let worker):
                 inputBytes = size
+                let started = clock != nil ? PipelineClock.threadNow() : 0
                 do throws(MaskCleanError) {
                     try ends.consume(result, bytesRead)
                 } catch {
                     failure = error
                 }
+                clock?.addWriting(since: started)
                 if let output = outputs.recycled(result.output) {
                     condition.withLock { outputsOf[worker, default: []].append(output) }
                 }

@@ -21,7 +21,7 @@ struct RecordPump<Splitter: RecordSplitter> {
         }
         let pipeline = ChunkPipeline(
             workers: min(max(1, options.jobs), 256), makeProcessor: makeProcessor, inputs: reader.pool,
-            chunkSize: options.chunkSize, compression: compression)
+            chunkSize: options.chunkSize, compression: compression, clock: options.pipelineClock)
         var oversizedLine: Int?
         repeat {
             oversizedLine = nil

@@ -33,6 +33,8 @@ public struct RunOptions: Sendable {
     public var escapeFormulas = false
     /// Called now and then with the input bytes read so far and the input's size, if known.
     public var progress: (@Sendable (Int, Int?) -> Void)?
+    /// Measures the CPU time of the pipeline's serial stages, when given (`make bench`).
+    public var pipelineClock: PipelineClock?
     /// Bytes per chunk of work.
     public var chunkSize = 1 << 20
     /// A longer record is malformed input (a runaway quote, a 100 MB cell), not data.

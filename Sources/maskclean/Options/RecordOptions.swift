@@ -35,6 +35,10 @@ struct RecordOptions: ParsableArguments {
     @Flag(help: "Draw a progress bar on stderr (only when stderr is a terminal).")
     var progress = false
 
+    /// For `make bench --jobs-sweep` (issue 32): the serial stages' share of the run's CPU time.
+    @Flag(help: .hidden)
+    var pipelineTimes = false
+
     @Option(
         help:
             "What to do with a record that cannot be read: fail (exit 65) or skip it and count it in the report (more than the spec's maxRejected fail the run)."
@@ -155,6 +159,7 @@ struct RecordOptions: ParsableArguments {
         options.baseline = reportOutputs.baseline
         options.part = part
         options.firstRow = firstRow
+        if pipelineTimes { options.pipelineClock = PipelineClock() }
         let shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
         var settings = Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
         settings.annotations = shown.annotations

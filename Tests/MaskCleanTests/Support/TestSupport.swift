@@ -58,7 +58,8 @@ func runPipeline(
     spec: String, input: String, in folder: TemporaryFolder, output: String? = "out",
     report: String? = nil, policy: ErrorPolicy = .fail, quarantine: String? = nil, jobs: Int = 1,
     chunkSize: Int = 1 << 20, maximumRecordBytes: Int = 32 << 20, outputFormat: RecordFormat? = nil,
-    escapeFormulas: Bool = false, delimiter: UInt8? = nil, splitsPlainLines: Bool = true
+    escapeFormulas: Bool = false, delimiter: UInt8? = nil, splitsPlainLines: Bool = true,
+    pipelineClock: PipelineClock? = nil
 ) throws -> RunOutcome {
     let spec = try loadSpec(spec)
     var options = RunOptions(
@@ -72,6 +73,7 @@ func runPipeline(
     options.escapeFormulas = escapeFormulas
     options.delimiter = delimiter
     options.splitsPlainLines = splitsPlainLines
+    options.pipelineClock = pipelineClock
     do {
         return .finished(try Runner.run(spec, options))
     } catch {
