@@ -14,27 +14,20 @@ final class JSONNestedCells {
     struct Column {
         /// Its index among the spec's columns.
         var column: Int
-        var path: JSONPath
-        /// The name as the spec wrote it, a top-level key that wins over the path.
-        var literal: [UInt8]
         /// The writer's output column of its first added cell under its member name.
         var firstOutputColumn: Int
-        /// The keys of the object its cells go in, outermost first, as text and as bytes.
+        /// The keys of the object its cells go in, outermost first.
         var containerKeys: [String]
-        var containerKeyBytes: [[UInt8]]
-        /// The container keys as JSON strings, quotes and all: a created object's name.
+        /// The same keys as JSON strings, quotes and all: a created object's name.
         var quotedKeys: [[UInt8]]
 
-        init(column: Int, path: JSONPath, literal: [UInt8], firstOutputColumn: Int) {
+        init(column: Int, path: JSONPath, firstOutputColumn: Int) {
             self.column = column
-            self.path = path
-            self.literal = literal
             self.firstOutputColumn = firstOutputColumn
             containerKeys = path.containerKeys
-            containerKeyBytes = path.containerKeyBytes
-            quotedKeys = containerKeyBytes.map { key in
+            quotedKeys = containerKeys.map { key in
                 var quoted: [UInt8] = []
-                JSONStringEncoder.appendQuoted(key, to: &quoted)
+                JSONStringEncoder.appendQuoted(Array(key.utf8), to: &quoted)
                 return quoted
             }
         }

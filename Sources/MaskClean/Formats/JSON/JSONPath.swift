@@ -125,9 +125,6 @@ final class JSONPath: Sendable {
             return key
         }
     }
-
-    /// The container's keys' bytes, outermost first.
-    var containerKeyBytes: [[UInt8]] { Array(keyBytes.prefix(containerSteps)) }
 }
 
 extension JSONPath {

@@ -152,7 +152,7 @@ private struct JSONRecords {
             let first = writer.appendColumnNames(column.addedColumns.map { path.memberName(ofAdded: $0) })
             placed.append(
                 JSONNestedCells.Column(
-                    column: index, path: path, literal: Array(column.name.utf8), firstOutputColumn: first))
+                    column: index, path: path, firstOutputColumn: first))
         }
         return placed.isEmpty ? nil : JSONNestedCells(columns: placed, columnCount: columns.count)
     }
