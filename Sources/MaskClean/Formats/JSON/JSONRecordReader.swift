@@ -149,6 +149,8 @@ final class JSONRecordReader: RecordReader {
         maskedKeysSeen.deallocate()
         pathValues.deallocate()
         pathRootsSeen.deallocate()
+        // Its problems hold strings: released before the memory goes.
+        _ = pathProblems.deinitialize()
         pathProblems.deallocate()
         topLevelAddedSeen.deallocate()
         places.deallocate()
