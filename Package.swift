@@ -36,6 +36,8 @@ let package = Package(
             name: "CLibYAML",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // glibc's malloc settings, which the executable tunes for the process (ExitPath).
+        .systemLibrary(name: "CMalloc"),
         .target(name: "MaskEngine"),
         .target(
             name: "MaskClean",
@@ -48,6 +50,7 @@ let package = Package(
             dependencies: [
                 "MaskClean",
                 "MaskEngine",
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

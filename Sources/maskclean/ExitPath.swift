@@ -4,6 +4,10 @@
 import ArgumentParser
 import MaskClean
 
+#if os(Linux)
+    import CMalloc
+#endif
+
 /// The one way a subcommand runs once its arguments are parsed. Before its work: a closed
 /// standard stream is occupied (`StandardStreams`) and the signals are taken (`Signals`: a
 /// signal removes the temporary files, a closed pipe is a write error). After it: its error, if
@@ -16,6 +20,13 @@ enum ExitPath {
     static func run(_ work: () throws -> ExitStatus) throws {
         StandardStreams.occupyClosed()
         Signals.install()
+        #if os(Linux)
+            // A buffer of 4 MiB or more (a chunk of one 30 MB record) goes back to the system once
+            // freed. glibc otherwise raises its threshold to the largest block freed, and each
+            // worker's arena then kept a record's worth (issue 12's bound, issue 32's workers
+            // reading their own ranges).
+            mallopt(M_MMAP_THRESHOLD, 4 << 20)
+        #endif
         let status: ExitStatus
         do {
             status = try work()
