@@ -59,8 +59,11 @@ final class ChunkReader<Splitter: RecordSplitter> {
 
     init(
         input: InputFile, splitter: Splitter, chunkSize: Int, maximumRecordBytes: Int, leftover: [UInt8],
-        firstLine: Int, pool: BufferPool? = nil
+        firstLine: Int, firstOffset: Int = 0, pool: BufferPool? = nil
     ) {
+        self.offset = firstOffset
+        // Taking over from ranges read at offsets (`RangedChunks`), past the first record.
+        self.handedOut = firstOffset > 0
         self.input = input
         self.splitter = splitter
         self.chunkSize = chunkSize

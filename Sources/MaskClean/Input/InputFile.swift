@@ -221,6 +221,11 @@ public final class InputFile {
     /// the records read before the cut; one that grew (a writer still at work) may end inside a
     /// record, and holds records the run did not see. Either is refused.
     private func checkUnchanged(sizeWhenOpened size: Int) throws(MaskCleanError) {
+        try checkUnchanged(sizeWhenOpened: size, read: fileBytesRead)
+    }
+
+    /// The same, once the file was read to `read` bytes from its start, at offsets or not.
+    private func checkUnchanged(sizeWhenOpened size: Int, read fileBytesRead: Int) throws(MaskCleanError) {
         var info = stat()
         let sizeNow = fstat(descriptor, &info) == 0 ? Int(info.st_size) : fileBytesRead
         if fileBytesRead == size && sizeNow == size {
@@ -251,6 +256,53 @@ public final class InputFile {
             }
             throw .noInput(name, "cannot read: \(systemError(errno))")
         }
+    }
+
+    // MARK: Reading at offsets (`RangedChunks`)
+
+    /// Where in the file the text not yet read starts, when the rest can be read at offsets, by
+    /// several workers at once: a regular file whose bytes are its text, neither decompressed,
+    /// converted from another encoding, nor copied as they are read. Nil otherwise.
+    var offsetOfUnreadText: Int? {
+        guard sniffed, size != nil, decompressor == nil, decoder == nil, copy == nil else { return nil }
+        return fileBytesRead - pending.count - peeked.count
+    }
+
+    /// Reads `buffer.count` bytes of the file from `offset` (a regular file's); any thread may.
+    /// Fewer bytes there than that: the file shrank while it was read.
+    func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(
+                descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if count > 0 {
+                done += count
+            } else if count == 0 {
+                try checkUnchanged(sizeWhenOpened: size ?? .max, read: offset + done)
+                // The file is its size at its end, yet held less there: it was rewritten.
+                throw .data(
+                    name, line: nil,
+                    "shrank while it was read: run again once whatever writes it is done, or on a copy")
+            } else if errno != EINTR {
+                throw .noInput(name, "cannot read: \(systemError(errno))")
+            }
+        }
+    }
+
+    /// Goes on reading in order from `offset`, where the reading at offsets stopped.
+    func continueReading(at offset: Int) throws(MaskCleanError) {
+        guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw .noInput(name, "cannot read: \(systemError(errno))")
+        }
+        fileBytesRead = offset
+        pending = PendingBytes()
+        peeked = []
+    }
+
+    /// Once every byte was read at offsets: the file is as it was when opened.
+    func checkUnchangedAfterReadingAtOffsets() throws(MaskCleanError) {
+        guard let size else { return }
+        try checkUnchanged(sizeWhenOpened: size, read: size)
     }
 
     /// Reads up to 64 KiB more onto the end of `bytes`; 0 at the end of the input. For what is

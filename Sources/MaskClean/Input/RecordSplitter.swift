@@ -19,6 +19,18 @@ extension RecordSplitter {
     var isInsideQuotedField: Bool { false }
 }
 
+/// A splitter whose records can be found from any line's start, so that workers can each read a
+/// range of the file and find its records themselves (`RangedChunks`): NDJSON, where every line
+/// end ends a record, and CSV, where one inside a quoted field does not.
+protocol LineStartSplitter: RecordSplitter {
+    /// Whether a CR that no line feed follows ends a line (CSV's old Mac exports) or is text
+    /// (NDJSON).
+    var bareCarriageReturnEndsLine: Bool { get }
+    /// This splitter, fresh, as it stands at a line's start inside a quoted field; nil where a
+    /// line's start is always a record's.
+    var insideQuotedField: Self? { get }
+}
+
 /// A splitter with one scan that can stop at the first boundary, for both of the protocol's.
 protocol StoppingSplitter: RecordSplitter {
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAtFirst: Bool) -> SplitScan

@@ -2,8 +2,9 @@ import Dispatch
 import FoundationEssentials
 
 /// Masks chunks in parallel and hands their results on strictly in input order, each chunk's
-/// whole life on one thread: a worker reads it (one reader at a time, straight into the chunk's
-/// own buffer), masks it, and writes it when every chunk before it is written.
+/// whole life on one thread: a worker claims it (one at a time, in input order), reads it
+/// (straight into the chunk's own buffer: under the claim for a stream, after it for a range of
+/// a plain file, `RangedChunks`), masks it, and writes it when every chunk before it is written.
 ///
 /// Exactly `jobs` workers run, the calling thread one of them, so no reader or writer thread
 /// competes with them for a core: a chunk read on one core and masked on another, or written by
@@ -17,6 +18,36 @@ import FoundationEssentials
 final class ChunkPipeline: @unchecked Sendable {
     /// A chunk read, with the input bytes read by then (for the progress bar).
     typealias Input = (chunk: Chunk, bytesRead: Int)
+
+    /// A chunk claimed under the reader's lock: read already, or a range of the file that the
+    /// claiming worker reads once it has let go of the lock.
+    enum Claimed {
+        case chunk(Input)
+        case range(inputBytes: Int, load: () throws(MaskCleanError) -> Loaded)
+
+        /// The input bytes the claim holds in flight.
+        var inputBytes: Int {
+            switch self {
+            case .chunk(let input): input.chunk.bytes.count
+            case .range(let inputBytes, _): inputBytes
+            }
+        }
+    }
+
+    /// A range read: its chunk (and where the reading in order takes over after it, if it
+    /// must), or where the reading in order takes over instead.
+    enum Loaded {
+        case chunk(Input, then: HandOver?)
+        case handOver(HandOver)
+    }
+
+    /// Where the records not yet read start: the file offset, and the physical line.
+    struct HandOver: Equatable {
+        var offset: Int
+        var line: Int
+        /// The record there is longer than the longest one held: the serial reader passes it.
+        var oversizedRecord = false
+    }
 
     /// How many chunks may be masked at once.
     private let workers: Int
@@ -57,13 +88,19 @@ final class ChunkPipeline: @unchecked Sendable {
         var inputDone = false
         /// The first error in input order; nothing after it is written.
         var failure: MaskCleanError?
+        /// Where the reading in order takes over; nothing after it is written.
+        var handOver: HandOver?
+
+        var isStopped: Bool { failure != nil || handOver != nil }
     }
 
     /// What became of one chunk of the input.
     private enum Outcome {
-        case masked(ChunkResult, inputBytes: Int, bytesRead: Int, worker: Int)
+        case masked(ChunkResult, inputBytes: Int, bytesRead: Int, worker: Int, then: HandOver? = nil)
         /// Reading failed where this chunk would have begun.
         case unreadable(MaskCleanError)
+        /// The chunk's records are left to the reading in order, from where they start.
+        case handOver(HandOver)
     }
 
     init(
@@ -82,11 +119,13 @@ final class ChunkPipeline: @unchecked Sendable {
     /// Masks every chunk `nextChunk` gives and passes the results, in order, to `consume`.
     /// `nextChunk` is called by one worker at a time, `consume` likewise and in input order. An
     /// error from either ends the run once the chunks in flight are done; the earliest in input
-    /// order is the one thrown.
+    /// order is the one thrown. Returns where the reading in order takes over, when a range
+    /// said so.
+    @discardableResult
     func run(
-        nextChunk: (_ into: ByteBuffer?) throws(MaskCleanError) -> Input?,
+        nextChunk: (_ into: ByteBuffer?) throws(MaskCleanError) -> Claimed?,
         consume: (ChunkResult, _ bytesRead: Int) throws(MaskCleanError) -> Void
-    ) throws(MaskCleanError) {
+    ) throws(MaskCleanError) -> HandOver? {
         state = RunState()
         withoutActuallyEscaping(nextChunk) { nextChunk in
             withoutActuallyEscaping(consume) { consume in
@@ -99,13 +138,14 @@ final class ChunkPipeline: @unchecked Sendable {
             }
         }
         if let failure = state.failure { throw failure }
+        return state.handOver
     }
 
     /// The run's two ends, shared by its workers: the pipeline calls `nextChunk` only while it
     /// holds `reading`, and `consume` only as the one writer, in turn; neither outlives the run,
     /// which returns once every worker is done.
     private struct Ends: @unchecked Sendable {
-        let nextChunk: (ByteBuffer?) throws(MaskCleanError) -> Input?
+        let nextChunk: (ByteBuffer?) throws(MaskCleanError) -> Claimed?
         let consume: (ChunkResult, Int) throws(MaskCleanError) -> Void
     }
 
@@ -121,7 +161,27 @@ final class ChunkPipeline: @unchecked Sendable {
         var compressor: Compressor?
         var buffer: ByteBuffer?
         // A buffer given to the reader is the reader's.
-        while let (index, input) = read(ends, into: buffer.take()) {
+        while let (index, claimed) = read(ends, into: buffer.take()) {
+            let input: Input
+            var then: HandOver?
+            switch claimed {
+            case .chunk(let read):
+                input = read
+            case .range(_, let load):
+                do throws(MaskCleanError) {
+                    switch try load() {
+                    case .chunk(let read, let handOver):
+                        input = read
+                        then = handOver
+                    case .handOver(let handOver):
+                        finish(index, .handOver(handOver), ends)
+                        continue
+                    }
+                } catch {
+                    finish(index, .unreadable(error), ends)
+                    continue
+                }
+            }
             if processor == nil { processor = condition.withLock { idle.popLast() } ?? makeProcessor() }
             let output = condition.withLock { outputsOf[worker]?.popLast() } ?? outputs.take()
             var result = processor!.process(input.chunk, into: output)
@@ -132,9 +192,13 @@ final class ChunkPipeline: @unchecked Sendable {
                 let packed = condition.withLock { outputsOf[worker]?.popLast() } ?? outputs.take()
                 outputs.give(compression.compress(&result, into: packed, with: compressor!))
             }
-            let size = input.chunk.bytes.count
             buffer = inputs.recycled(input.chunk.buffer)
-            finish(index, .masked(result, inputBytes: size, bytesRead: input.bytesRead, worker: worker), ends)
+            finish(
+                index,
+                .masked(
+                    result, inputBytes: claimed.inputBytes, bytesRead: input.bytesRead, worker: worker,
+                    then: then),
+                ends)
         }
         condition.withLock {
             if let processor { idle.append(processor) }
@@ -144,18 +208,18 @@ final class ChunkPipeline: @unchecked Sendable {
 
     /// The next chunk and its index, once the chunks in flight leave room for it; nil when the
     /// input is done or the run failed.
-    private func read(_ ends: Ends, into buffer: ByteBuffer?) -> (Int, Input)? {
+    private func read(_ ends: Ends, into buffer: ByteBuffer?) -> (Int, Claimed)? {
         reading.lock()
         defer { reading.unlock() }
         condition.lock()
-        while !state.inputDone && state.failure == nil && !hasRoom { condition.wait() }
-        let done = state.inputDone || state.failure != nil
+        while !state.inputDone && !state.isStopped && !hasRoom { condition.wait() }
+        let done = state.inputDone || state.isStopped
         condition.unlock()
         guard !done else { return nil }
         let started = clock != nil ? PipelineClock.threadNow() : 0
         defer { clock?.addReading(since: started) }
         do {
-            guard let input = try ends.nextChunk(buffer) else {
+            guard let claimed = try ends.nextChunk(buffer) else {
                 condition.withLock {
                     state.inputDone = true
                     condition.broadcast()
@@ -164,10 +228,10 @@ final class ChunkPipeline: @unchecked Sendable {
             }
             let index = condition.withLock {
                 state.read += 1
-                state.inFlightBytes += input.chunk.bytes.count
+                state.inFlightBytes += claimed.inputBytes
                 return state.read - 1
             }
-            return (index, input)
+            return (index, claimed)
         } catch {
             // The chunks before it are written first, so that an error in them (earlier in the
             // file) is the one reported.
@@ -194,7 +258,7 @@ final class ChunkPipeline: @unchecked Sendable {
     private func finish(_ index: Int, _ outcome: Outcome, _ ends: Ends) {
         condition.lock()
         defer { condition.unlock() }
-        guard state.failure == nil else {
+        guard !state.isStopped else {
             release(outcome)
             return
         }
@@ -204,10 +268,12 @@ final class ChunkPipeline: @unchecked Sendable {
         while let next = state.waiting.removeValue(forKey: state.written) {
             condition.unlock()
             var failure: MaskCleanError?
+            var handOver: HandOver?
             var inputBytes = 0
             switch next {
-            case .masked(let result, let size, let bytesRead, let worker):
+            case .masked(let result, let size, let bytesRead, let worker, let then):
                 inputBytes = size
+                handOver = then
                 let started = clock != nil ? PipelineClock.threadNow() : 0
                 do throws(MaskCleanError) {
                     try ends.consume(result, bytesRead)
@@ -220,12 +286,15 @@ final class ChunkPipeline: @unchecked Sendable {
                 }
             case .unreadable(let error):
                 failure = error
+            case .handOver(let resumed):
+                handOver = resumed
             }
             condition.lock()
             state.written += 1
             state.inFlightBytes -= inputBytes
-            if let failure {
+            if failure != nil || handOver != nil {
                 state.failure = failure
+                state.handOver = handOver
                 for outcome in state.waiting.values { release(outcome) }
                 state.waiting.removeAll()
                 break
@@ -237,6 +306,6 @@ final class ChunkPipeline: @unchecked Sendable {
 
     /// A result that will not be written: its buffer goes back.
     private func release(_ outcome: Outcome) {
-        if case .masked(let result, _, _, _) = outcome { outputs.give(result.output) }
+        if case .masked(let result, _, _, _, _) = outcome { outputs.give(result.output) }
     }
 }

@@ -270,11 +270,9 @@ private struct RunSetup {
                     columns: options.writesHeader ? columns : nil, byteOrderMark: start.byteOrderMark,
                     writer: writer))
         }
-        let reader = ChunkReader(
-            input: input, splitter: source.makeSplitter(), chunkSize: options.chunkSize,
-            maximumRecordBytes: options.maximumRecordBytes, leftover: start.leftover,
-            firstLine: start.nextLine)
-        try RecordPump(reader: reader, input: input, options: options, outputs: outputs).run(
+        try RecordPump(
+            input: input, splitter: source.makeSplitter(), start: start, options: options, outputs: outputs
+        ).run(
             spec: spec, framing: &framing, totals: &totals,
             // Each processor has an writer of its own: one shared by the workers had its
             // reference count bumped by both cores, so reading it for every cell missed the cache.

@@ -13,7 +13,7 @@ import FoundationEssentials
 ///
 /// Only line feeds, CRs and quotes matter, so the scan jumps from one to the next
 /// (`CSVSpecialBytes`): it runs on the reading thread, ahead of every worker.
-struct CSVSplitter: StoppingSplitter {
+struct CSVSplitter: StoppingSplitter, LineStartSplitter {
     private enum State {
         /// Outside a quoted field.
         case outside
@@ -35,6 +35,14 @@ struct CSVSplitter: StoppingSplitter {
     }
 
     var isInsideQuotedField: Bool { state != .outside }
+
+    var bareCarriageReturnEndsLine: Bool { true }
+
+    var insideQuotedField: CSVSplitter? {
+        var splitter = CSVSplitter(delimiter: delimiter)
+        splitter.state = .quoted
+        return splitter
+    }
 
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAtFirst: Bool) -> SplitScan {
         var found = SplitScan()

@@ -7,7 +7,10 @@ import FoundationEssentials
 #endif
 
 /// NDJSON: every line feed ends a record (JSON strings cannot hold a raw line feed).
-struct LineSplitter: RecordSplitter {
+struct LineSplitter: LineStartSplitter {
+    var bareCarriageReturnEndsLine: Bool { false }
+    var insideQuotedField: LineSplitter? { nil }
+
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SplitScan {
         var boundary: Int?
         var lineFeeds = 0

@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import MaskClean
+
+/// A plain file is read in ranges by the workers themselves (`RangedChunks`); the same file
+/// gzipped is read in order under the reader's lock (`ChunkReader`). Both must give the same
+/// records, bytes, quarantine and report, line for line, however small the chunks and however
+/// many workers: the exports with every kind of bad record, quoted line breaks, CRLF and bare CRs.
+@Suite("Pipeline: ranges read by the workers against reading in order")
+struct RangedReadingTests {
+    struct Result: Equatable {
+        var output: [UInt8]
+        var quarantine: [UInt8]
+        var rows: Int
+        var rejected: [Rejection]
+        var rejectedCount: Int
+        var stats: [ColumnStats]
+        var blankLines: Int
+        var blankLineNumbers: [Int]
+    }
+
+    static func run(_ bytes: [UInt8], named name: String, jobs: Int, chunkSize: Int) throws -> Result {
+        let folder = try TemporaryFolder()
+        if name.hasSuffix(".gz") {
+            try folder.write(name, Compressor(.gzip).compressed(bytes.withUnsafeBytes { $0 }))
+        } else {
+            try folder.write(name, bytes)
+        }
+        let outcome = try runPipeline(
+            spec: PipelineTests.spec, input: name, in: folder, output: "clean", report: "report.json",
+            policy: .quarantine, quarantine: "bad", jobs: jobs, chunkSize: chunkSize,
+            outputFormat: name.contains("ndjson") ? .ndjson : .csv)
+        let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+        return Result(
+            output: Array(try Data(contentsOf: folder.url.appendingPathComponent("clean"))),
+            quarantine: (try? Array(Data(contentsOf: folder.url.appendingPathComponent("bad")))) ?? [],
+            rows: report.rows, rejected: report.rejected, rejectedCount: report.rejectedCount,
+            stats: report.columns.map(\.stats), blankLines: report.blankLines,
+            blankLineNumbers: report.blankLineNumbers)
+    }
+
+    static let inputs: [(name: String, bytes: [UInt8])] = {
+        let csv = PipelineTests.csvInput(unterminatedAtEnd: true).bytes
+        let closed = PipelineTests.csvInput(unterminatedAtEnd: false).bytes
+        // An old Mac export: a bare CR ends each line, quoted ones included.
+        let carriageReturns = closed.map { $0 == 0x0A ? UInt8(0x0D) : $0 }
+        let crlf = closed.flatMap { $0 == 0x0A ? [UInt8(0x0D), 0x0A] : [$0] }
+        return [
+            ("data.csv", csv), ("closed.csv", closed), ("mac.csv", carriageReturns), ("crlf.csv", crlf),
+            ("data.ndjson", PipelineTests.ndjsonInput().bytes),
+        ]
+    }()
+
+    @Test(
+        "the same records, lines, quarantine and report as reading in order",
+        arguments: [1, 7, 64, 4096], [1, 3])
+    func sameAsInOrder(chunkSize: Int, jobs: Int) throws {
+        for input in Self.inputs {
+            let inOrder = try Self.run(input.bytes, named: input.name + ".gz", jobs: 1, chunkSize: 1 << 20)
+            let ranged = try Self.run(input.bytes, named: input.name, jobs: jobs, chunkSize: chunkSize)
+            #expect(inOrder.rows > 30, "\(input.name)")
+            #expect(ranged == inOrder, "\(input.name), chunk size \(chunkSize), \(jobs) jobs")
+        }
+    }
+}
