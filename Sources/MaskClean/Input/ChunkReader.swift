@@ -111,7 +111,8 @@ final class ChunkReader<Splitter: RecordSplitter> {
             if boundary >= target {
                 return .chunk(cut(at: boundary, lineFeeds: lineFeedsBeforeBoundary, isLast: false))
             }
-            if pending.count - boundary > maximumRecordBytes {
+            // (One more byte: the CR of a CRLF, which is no part of the record's length.)
+            if pending.count - boundary > maximumRecordBytes + 1 {
                 // Hand out the whole records before the long one first.
                 if boundary > 0 {
                     return .chunk(cut(at: boundary, lineFeeds: lineFeedsBeforeBoundary, isLast: false))

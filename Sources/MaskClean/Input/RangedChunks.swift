@@ -96,7 +96,7 @@ final class RangedChunks<Splitter: LineStartSplitter>: @unchecked Sendable {
     func claim(into buffer: ByteBuffer?) throws(MaskCleanError) -> ChunkPipeline.Claimed? {
         guard next < fileEnd else { return nil }
         let start = next
-        let end = try lineEnd(atOrAfter: start + chunkSize - 1)
+        let end = try lineEnd(atOrAfter: start + chunkSize - 1, start: start)
         let range = Range(index: claims, start: start, end: end)
         claims += 1
         next = end ?? fileEnd
@@ -106,19 +106,25 @@ final class RangedChunks<Splitter: LineStartSplitter>: @unchecked Sendable {
     }
 
     /// Just after the first line end at or after `from`; the file's end when none comes before
-    /// it; nil when none comes within the longest record.
-    private func lineEnd(atOrAfter from: Int) throws(MaskCleanError) -> Int? {
+    /// it; nil when the range from `start` would then be longer than the longest range.
+    private func lineEnd(atOrAfter from: Int, start: Int) throws(MaskCleanError) -> Int? {
         var position = from
-        while position < fileEnd && position - from <= maximumRecordBytes {
+        while position < fileEnd && position - start <= longestRange {
             let count = min(window.count, fileEnd - position)
             try input.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: window[..<count]))
             if let end = try lineEnd(inWindowOf: count, at: position) {
-                return end - from > maximumRecordBytes ? nil : end
+                return end - start > longestRange ? nil : end
             }
             position += count
         }
         return position >= fileEnd ? fileEnd : nil
     }
+
+    /// The most bytes a chunk of ranges may hold: the longest record. A record longer than that
+    /// is never in one: the serial reader passes it without holding it, as it passes one read
+    /// from standard input (docs/command-line.md, Limits). (Tests cut chunks larger than the
+    /// longest record: then a chunk.)
+    private var longestRange: Int { max(maximumRecordBytes, chunkSize) }
 
     /// Just after the first line end in the window's first `count` bytes, read from `position`.
     private func lineEnd(inWindowOf count: Int, at position: Int) throws(MaskCleanError) -> Int? {
@@ -159,12 +165,9 @@ final class RangedChunks<Splitter: LineStartSplitter>: @unchecked Sendable {
 
     private func cut(_ range: Range, in buffer: ByteBuffer) throws(MaskCleanError) -> ChunkPipeline.Loaded {
         buffer.truncate(to: 0)
-        guard let end = range.end else {
-            if recordStart.insideQuotedField == nil { return try cutBeforeLongLine(range, in: buffer) }
-            return try handOver(range, in: buffer)
-        }
+        guard let end = range.end else { return try handOver(range, in: buffer) }
         try read(range.start..<end, appendingTo: buffer)
-        let scan = RangeScan(buffer.bytes, from: recordStart, longestRecord: maximumRecordBytes)
+        let scan = RangeScan(buffer.bytes, from: recordStart)
         let link = try waitForLink(range.index)
         let endsInsideQuotedField =
             link.startsInsideQuotedField
@@ -190,54 +193,24 @@ final class RangedChunks<Splitter: LineStartSplitter>: @unchecked Sendable {
         }
         if endsInsideQuotedField && !isLast && first < buffer.count {
             // The last record goes on past the range: read on to its end.
-            guard let recordEnd = try readOnToRecordEnd(from: end, appendingTo: buffer) else {
+            guard
+                let recordEnd = try readOnToRecordEnd(
+                    from: end, chunkStart: range.start + first, appendingTo: buffer)
+            else {
                 return .handOver(
                     ChunkPipeline.HandOver(offset: range.start + first, line: firstLine + lineFeedsBefore))
             }
             isLast = recordEnd == fileEnd
         }
-        var longRecord: ChunkPipeline.HandOver?
-        if let long = scan.firstLongRecord {
-            // An NDJSON line too long to hold: the serial reader passes it as its rules say, after
-            // the lines before it.
-            longRecord = ChunkPipeline.HandOver(
-                offset: range.start + long,
-                line: firstLine + lineFeedsBefore + scan.lineFeedsBeforeLongRecord,
-                oversizedRecord: true)
-            buffer.truncate(to: long)
-            isLast = false
-        }
         buffer.removeFirst(first)
         let chunk = Chunk(
             buffer: buffer, firstLine: firstLine + lineFeedsBefore, isLast: isLast, isFirst: range.index == 0,
             firstOffset: range.start + first - dataStart)
-        return .chunk((chunk, end), then: longRecord)
+        return .chunk((chunk, end))
     }
 
-    /// A range with no line end within the longest record, where every line is a record (NDJSON):
-    /// its lines before the long one are a chunk, and the serial reader passes the long one.
-    private func cutBeforeLongLine(_ range: Range, in buffer: ByteBuffer) throws(MaskCleanError)
-        -> ChunkPipeline.Loaded
-    {
-        try read(range.start..<min(fileEnd, range.start + chunkSize), appendingTo: buffer)
-        buffer.truncate(to: buffer.bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
-        let scan = RangeScan(buffer.bytes, from: recordStart, longestRecord: maximumRecordBytes)
-        let link = try waitForLink(range.index)
-        let long = scan.firstLongRecord ?? buffer.count
-        let lineFeeds = scan.firstLongRecord == nil ? scan.lineFeeds : scan.lineFeedsBeforeLongRecord
-        buffer.truncate(to: long)
-        let chunk = Chunk(
-            buffer: buffer, firstLine: firstLine + link.lineFeedsBefore, isLast: false,
-            isFirst: range.index == 0,
-            firstOffset: range.start - dataStart)
-        let handOver = ChunkPipeline.HandOver(
-            offset: range.start + long, line: firstLine + link.lineFeedsBefore + lineFeeds,
-            oversizedRecord: true)
-        return .chunk((chunk, range.start + long), then: handOver)
-    }
-
-    /// A CSV range with no line end within the longest record: the serial reader takes over at
-    /// the first record that starts in it, and passes the long one as its rules say.
+    /// A range with no line end within the longest range: the serial reader takes over at the
+    /// first record that starts in it, and passes a long one as its rules say.
     private func handOver(_ range: Range, in buffer: ByteBuffer) throws(MaskCleanError)
         -> ChunkPipeline.Loaded
     {
@@ -260,26 +233,27 @@ final class RangedChunks<Splitter: LineStartSplitter>: @unchecked Sendable {
     }
 
     /// Reads on from `start`, inside a quoted field at a line's start, to where the record ends
-    /// (or the file does): returns that offset, or nil past the longest record.
-    private func readOnToRecordEnd(from start: Int, appendingTo buffer: ByteBuffer) throws(MaskCleanError)
-        -> Int?
+    /// (or the file does): returns that offset, or nil when the chunk from `chunkStart` would
+    /// then be longer than the longest range.
+    private func readOnToRecordEnd(from start: Int, chunkStart: Int, appendingTo buffer: ByteBuffer)
+        throws(MaskCleanError) -> Int?
     {
         guard var splitter = recordStart.insideQuotedField else { return start }
         var position = start
         while position < fileEnd {
-            guard position - start <= maximumRecordBytes else { return nil }
+            guard position - chunkStart <= longestRange else { return nil }
             let before = buffer.count
             try read(position..<min(fileEnd, position + (64 << 10)), appendingTo: buffer)
             let found = splitter.scanToFirstBoundary(UnsafeBufferPointer(rebasing: buffer.bytes[before...]))
             if let boundary = found.boundary {
-                // Past the longest record, as the range after it found (`lineEnd`).
-                guard position + boundary - start <= maximumRecordBytes else { return nil }
+                // The same bound as the claim of the range after it (`lineEnd`).
+                guard position + boundary - chunkStart <= longestRange else { return nil }
                 buffer.truncate(to: before + boundary)
                 return position + boundary
             }
             position += buffer.count - before
         }
-        return fileEnd - start > maximumRecordBytes ? nil : fileEnd
+        return fileEnd - chunkStart > longestRange ? nil : fileEnd
     }
 
     private func read(_ bytes: Swift.Range<Int>, appendingTo buffer: ByteBuffer) throws(MaskCleanError) {
@@ -322,20 +296,15 @@ struct RangeScan: Equatable {
     /// and the line feeds before it.
     var firstRecordFromQuotedField: Int?
     var lineFeedsBeforeFirstRecord = 0
-    /// Where every line end is a record's (NDJSON): the first record longer than the longest one
-    /// held, and the line feeds before it. (A CSV reader measures its records itself.)
-    var firstLongRecord: Int?
-    var lineFeedsBeforeLongRecord = 0
 
     /// Scans `bytes` both ways. At each step one reading is inside a quoted field and the other at
     /// a record's start: the first scans to its first record end, the second reads up to there;
     /// if the second is then outside quotes too, both are at a record's start and read the rest
     /// alike, else they swap.
-    init<Splitter: LineStartSplitter>(
-        _ bytes: UnsafeBufferPointer<UInt8>, from recordStart: Splitter, longestRecord: Int = .max
-    ) {
+    init<Splitter: LineStartSplitter>(_ bytes: UnsafeBufferPointer<UInt8>, from recordStart: Splitter) {
         guard let quoted = recordStart.insideQuotedField else {
-            countLines(bytes, longestRecord: longestRecord)
+            var lines = recordStart
+            lineFeeds = lines.scan(bytes).lineFeeds
             return
         }
         // Readings by where they started; at each step one is inside a quoted field.
@@ -380,24 +349,6 @@ struct RangeScan: Equatable {
                 fromQuotedField = atStart
             }
             insideIsFromQuotedField.toggle()
-        }
-    }
-
-    /// Lines that are records: their line feeds, and the first longer than `longestRecord`.
-    private mutating func countLines(_ bytes: UnsafeBufferPointer<UInt8>, longestRecord: Int) {
-        guard let base = bytes.baseAddress else { return }
-        var start = 0
-        while start < bytes.count {
-            let feed =
-                memchr(base + start, 0x0A, bytes.count - start).map {
-                    UnsafeRawPointer(base).distance(to: $0)
-                } ?? bytes.count
-            if feed - start > longestRecord && firstLongRecord == nil {
-                firstLongRecord = start
-                lineFeedsBeforeLongRecord = lineFeeds
-            }
-            if feed < bytes.count { lineFeeds += 1 }
-            start = feed + 1
         }
     }
 }

@@ -34,10 +34,9 @@ final class ChunkPipeline: @unchecked Sendable {
         }
     }
 
-    /// A range read: its chunk (and where the reading in order takes over after it, if it
-    /// must), or where the reading in order takes over instead.
+    /// A range read: its chunk, or where the reading in order takes over instead.
     enum Loaded {
-        case chunk(Input, then: HandOver?)
+        case chunk(Input)
         case handOver(HandOver)
     }
 
@@ -45,8 +44,6 @@ final class ChunkPipeline: @unchecked Sendable {
     struct HandOver: Equatable {
         var offset: Int
         var line: Int
-        /// The record there is longer than the longest one held: the serial reader passes it.
-        var oversizedRecord = false
     }
 
     /// How many chunks may be masked at once.
@@ -96,7 +93,7 @@ final class ChunkPipeline: @unchecked Sendable {
 
     /// What became of one chunk of the input.
     private enum Outcome {
-        case masked(ChunkResult, inputBytes: Int, bytesRead: Int, worker: Int, then: HandOver? = nil)
+        case masked(ChunkResult, inputBytes: Int, bytesRead: Int, worker: Int)
         /// Reading failed where this chunk would have begun.
         case unreadable(MaskCleanError)
         /// The chunk's records are left to the reading in order, from where they start.
@@ -163,16 +160,14 @@ final class ChunkPipeline: @unchecked Sendable {
         // A buffer given to the reader is the reader's.
         while let (index, claimed) = read(ends, into: buffer.take()) {
             let input: Input
-            var then: HandOver?
             switch claimed {
             case .chunk(let read):
                 input = read
             case .range(_, let load):
                 do throws(MaskCleanError) {
                     switch try load() {
-                    case .chunk(let read, let handOver):
+                    case .chunk(let read):
                         input = read
-                        then = handOver
                     case .handOver(let handOver):
                         finish(index, .handOver(handOver), ends)
                         continue
@@ -195,9 +190,7 @@ final class ChunkPipeline: @unchecked Sendable {
             buffer = inputs.recycled(input.chunk.buffer)
             finish(
                 index,
-                .masked(
-                    result, inputBytes: claimed.inputBytes, bytesRead: input.bytesRead, worker: worker,
-                    then: then),
+                .masked(result, inputBytes: claimed.inputBytes, bytesRead: input.bytesRead, worker: worker),
                 ends)
         }
         condition.withLock {
@@ -271,9 +264,8 @@ final class ChunkPipeline: @unchecked Sendable {
             var handOver: HandOver?
             var inputBytes = 0
             switch next {
-            case .masked(let result, let size, let bytesRead, let worker, let then):
+            case .masked(let result, let size, let bytesRead, let worker):
                 inputBytes = size
-                handOver = then
                 let started = clock != nil ? PipelineClock.threadNow() : 0
                 do throws(MaskCleanError) {
                     try ends.consume(result, bytesRead)
@@ -306,6 +298,6 @@ final class ChunkPipeline: @unchecked Sendable {
 
     /// A result that will not be written: its buffer goes back.
     private func release(_ outcome: Outcome) {
-        if case .masked(let result, _, _, _, _) = outcome { outputs.give(result.output) }
+        if case .masked(let result, _, _, _) = outcome { outputs.give(result.output) }
     }
 }

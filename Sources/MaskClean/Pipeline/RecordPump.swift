@@ -53,7 +53,6 @@ struct RecordPump<Splitter: RecordSplitter> {
         var leftover = start.leftover
         var firstLine = start.nextLine
         var firstOffset = 0
-        var handedOverAt: ChunkPipeline.HandOver?
         if recordBudget == nil, let dataStart = input.offsetOfUnreadText.map({ $0 - leftover.count }),
             let claim = rangedClaims(pool: pool)
         {
@@ -62,7 +61,6 @@ struct RecordPump<Splitter: RecordSplitter> {
                 return
             }
             try input.continueReading(at: handOver.offset)
-            handedOverAt = handOver
             leftover = []
             firstLine = handOver.line
             firstOffset = handOver.offset - dataStart
@@ -73,9 +71,6 @@ struct RecordPump<Splitter: RecordSplitter> {
             firstOffset: firstOffset, pool: pool)
         reader.recordBudget = recordBudget
         var oversizedLine: Int?
-        if let line = handedOverAt, line.oversizedRecord {
-            try passOversizedRecord(at: line.line, reader, &totals)
-        }
         repeat {
             oversizedLine = nil
             try pipeline.run(
@@ -83,7 +78,8 @@ struct RecordPump<Splitter: RecordSplitter> {
                     guard oversizedLine == nil, let event = try reader.next(into: buffer) else { return nil }
                     switch event {
                     case .chunk(let chunk):
-                        return .chunk((chunk, input.isCompressed ? input.fileBytesRead : reader.bytesRead))
+                        return .chunk(
+                            (chunk, input.isCompressed ? input.fileBytesRead : reader.bytesRead))
                     case .oversizedRecord(let line):
                         oversizedLine = line
                         return nil

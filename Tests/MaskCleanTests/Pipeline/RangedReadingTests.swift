@@ -53,12 +53,53 @@ struct RangedReadingTests {
         ]
     }()
 
+    /// docs/command-line.md, Limits: an NDJSON line larger than the longest record is a bad
+    /// record, its line end aside, wherever the chunks are cut and whichever reader cut them.
+    @Test("an NDJSON line over the longest record is bad wherever it falls; one of exactly it is not")
+    func ndjsonLineLength() throws {
+        let limit = 48
+        let exact = "{\"phone\":\"5551234567\",\"n\":\"" + String(repeating: "x", count: limit - 29) + "\"}"
+        #expect(exact.utf8.count == limit)
+        let over = "{\"phone\":\"5551234567\",\"n\":\"" + String(repeating: "y", count: limit - 28) + "\"}"
+        var text = ""
+        for row in 0..<40 {
+            text +=
+                row % 7 == 3
+                ? over + "\n" : row % 5 == 1 ? exact + "\r\n" : "{\"phone\":\"555123456\(row % 10)\"}\n"
+        }
+        let bytes = Array(text.utf8)
+        let tooLong = (0..<40).filter { $0 % 7 == 3 }.map { $0 + 1 }
+        for jobs in [1, 3] {
+            for chunkSize in [1, 30, 200, 1 << 20] {
+                for name in ["data.ndjson", "data.ndjson.gz"] {
+                    let folder = try TemporaryFolder()
+                    if name.hasSuffix(".gz") {
+                        try folder.write(name, Compressor(.gzip).compressed(bytes.withUnsafeBytes { $0 }))
+                    } else {
+                        try folder.write(name, bytes)
+                    }
+                    let outcome = try runPipeline(
+                        spec: PipelineTests.spec, input: name, in: folder, output: "clean",
+                        policy: .quarantine,
+                        quarantine: "bad", jobs: jobs, chunkSize: chunkSize, maximumRecordBytes: limit)
+                    let report = try #require(outcome.report, "\(outcome.error?.message ?? "")")
+                    #expect(report.rows == 40)
+                    #expect(
+                        report.rejected.map(\.line) == tooLong,
+                        "\(name), chunk size \(chunkSize), \(jobs) jobs")
+                    #expect(report.rejected.allSatisfy { $0.reason == "record longer than 48 bytes" })
+                }
+            }
+        }
+    }
+
     @Test(
         "the same records, lines, quarantine and report as reading in order",
         arguments: [1, 7, 64, 4096], [1, 3])
     func sameAsInOrder(chunkSize: Int, jobs: Int) throws {
         for input in Self.inputs {
-            let inOrder = try Self.run(input.bytes, named: input.name + ".gz", jobs: 1, chunkSize: 1 << 20)
+            // At 3 jobs the gzip input is also inflated ahead, on a thread of its own.
+            let inOrder = try Self.run(input.bytes, named: input.name + ".gz", jobs: jobs, chunkSize: 1 << 20)
             let ranged = try Self.run(input.bytes, named: input.name, jobs: jobs, chunkSize: chunkSize)
             #expect(inOrder.rows > 30, "\(input.name)")
             #expect(ranged == inOrder, "\(input.name), chunk size \(chunkSize), \(jobs) jobs")

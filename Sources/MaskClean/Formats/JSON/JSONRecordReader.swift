@@ -20,6 +20,9 @@ struct JSONInputPlan: Sendable {
     var csvColumns: [String]?
     /// The input's name, for messages.
     var file: String
+    /// An NDJSON line longer than this, its line end aside, is a bad record (docs/command-line.md,
+    /// Limits), however the input was cut into chunks.
+    var maximumRecordBytes = Int.max
     /// For JSON output, for each masked key whose path goes through an object: the members
     /// maskclean adds inside that object (`phone_formatted` of `contact.phone`), which a record
     /// must not have already.
@@ -184,6 +187,13 @@ final class JSONRecordReader: RecordReader {
         var line = chunk.firstLine
         var start = 0
         while start < bytes.count {
+            if bytes.count - start > plan.maximumRecordBytes,
+                let next = passLongLine(bytes, at: start, line: line)
+            {
+                line += 1
+                start = next
+                continue
+            }
             if readsInOnePass, !notesKeys, let (_, next) = ordinaryLine(bytes, at: start, line: line) {
                 line += 1
                 start = next
@@ -206,6 +216,21 @@ final class JSONRecordReader: RecordReader {
             case .broken(let problem): _ = reject(problem, line: line, raw: raw)
             }
         }
+    }
+
+    /// Rejects the line at `start` when it is longer than the longest record (its LF or CRLF
+    /// aside), and returns where the next begins; nil for a line within the limit. Only a chunk
+    /// with more than that many bytes left can hold one.
+    private func passLongLine(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, line: Int) -> Int? {
+        var end = bytes.count
+        if let feed = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
+            end = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self))
+        }
+        let next = min(end + 1, bytes.count)
+        if end < bytes.count && end > start && bytes[end - 1] == 0x0D { end -= 1 }
+        guard end - start > plan.maximumRecordBytes else { return nil }
+        _ = reject(.tooLong(maximum: plan.maximumRecordBytes), line: line, raw: bytes[start..<next])
+        return next
     }
 
     func readArrayElements(_ bytes: UnsafeBufferPointer<UInt8>, chunk: Chunk) {

@@ -98,7 +98,7 @@ private struct JSONRecords {
         }
         var plan = JSONInputPlan(
             isArray: isArray, maskedKeys: spec.columnsRead, addedKeys: spec.addedColumns,
-            csvColumns: csvColumns, file: input.name)
+            csvColumns: csvColumns, file: input.name, maximumRecordBytes: settings.maximumRecordBytes)
         if settings.outputFormat.isJSON {
             plan.addedMembers = Array(repeating: [], count: spec.columns.count)
             plan.addedOfColumn = spec.columns.map(\.addedColumns)
