@@ -1,6 +1,6 @@
 # maskclean: `make run` shows it working on the demo export, `make test` proves it.
-# Both install what they need when it is missing: libcsv-dev, zlib1g-dev, libzstd-dev, libyaml-dev
-# and libmd-dev (make deps), and for the tests groff, zstd, libxml2-utils, chromium and postgresql
+# Both install what they need when it is missing: libcsv-dev, zlib1g-dev, libzstd-dev, libisal-dev,
+# libyaml-dev and libmd-dev (make deps), and for the tests groff, zstd, libxml2-utils, chromium and postgresql
 # too (make test-deps). `make dist` builds the binary that travels (the Swift runtime and the C
 # libraries linked in, stripped; `make -s dist-path` prints its path) and packs it with the
 # manual and the shell completions as a tarball, a Python wheel and a Debian package, with
@@ -37,11 +37,13 @@ define install-missing
 endef
 
 # What building needs. libcsv has no pkg-config file on Debian: look for its header, and zlib's
-# and libzstd's (compressed inputs and outputs).
+# and libzstd's (compressed inputs and outputs), and ISA-L's (its igzip inflate's types; the
+# library, libisal2, which libisal-dev brings, is loaded at run time when present).
 deps:
 	$(call install-missing,[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
+	[ -f /usr/include/isa-l/igzip_lib.h ] || missing="$$missing libisal-dev"; \
 	[ -f /usr/include/yaml.h ] || missing="$$missing libyaml-dev"; \
 	[ -f /usr/include/sha2.h ] || missing="$$missing libmd-dev";)
 

@@ -36,13 +36,19 @@ let package = Package(
             name: "CLibYAML",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // Intel ISA-L's igzip inflate (docs/record-formats.md): its types; the library is loaded
+        // at run time when present.
+        .systemLibrary(
+            name: "CISAL",
+            providers: [.apt(["libisal-dev"])]
+        ),
         // glibc's malloc settings, which the executable tunes for the process (ExitPath).
         .systemLibrary(name: "CMalloc"),
         .target(name: "MaskEngine"),
         .target(
             name: "MaskClean",
             dependencies: [
-                "MaskEngine", "CLibCSV", "CZlib", "CZstd", "CLibYAML", "CLibMD",
+                "MaskEngine", "CLibCSV", "CZlib", "CZstd", "CISAL", "CLibYAML", "CLibMD",
             ]
         ),
         .executableTarget(

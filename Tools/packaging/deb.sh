@@ -101,6 +101,7 @@ Architecture: $arch
 Maintainer: maskclean maintainers <maintainers@maskclean.invalid>
 Installed-Size: $installed_size
 Depends: $depends
+Recommends: libisal2
 Section: utils
 Priority: optional
 Homepage: https://github.com/maskclean/maskclean

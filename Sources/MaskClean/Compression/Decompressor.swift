@@ -1,3 +1,4 @@
+import CISAL
 import CZlib
 import CZstd
 
@@ -81,6 +82,8 @@ final class Decompressor {
     static var zstdWindowLimit: Int { 1 << zstdWindowLog }
 
     let compression: Compression
+    /// Set when gzip is inflated by ISA-L (`GzipInflater.igzip`), with its state.
+    private var igzip: (library: Igzip, state: UnsafeMutablePointer<inflate_state>)?
     private var gzipStream: ZlibStream?
     private var gzip: UnsafeMutablePointer<z_stream>? { gzipStream?.pointer }
     private var zstd: OpaquePointer?
@@ -90,9 +93,14 @@ final class Decompressor {
     /// frame's window is read from when libzstd refuses it as too large.
     private var frameHeader: [UInt8] = []
 
-    init(_ compression: Compression) throws(Problem) {
+    init(_ compression: Compression, inflater: GzipInflater = .fastest) throws(Problem) {
         self.compression = compression
         switch compression {
+        case .gzip where inflater == .igzip && Igzip.library != nil:
+            let state = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
+            Igzip.library!.start(state)
+            state.pointee.crc_flag = UInt32(ISAL_GZIP)
+            igzip = (Igzip.library!, state)
         case .gzip:
             // 15 + 16: a 32 KiB window, gzip framing only (its header and CRC are checked).
             guard let stream = ZlibStream(start: { maskclean_inflate_init($0, 15 + 16) }, end: inflateEnd)
@@ -109,6 +117,7 @@ final class Decompressor {
 
     deinit {
         if let zstd { ZSTD_freeDStream(zstd) }
+        igzip?.state.deallocate()
     }
 
     /// Decompresses from the front of `input`, which is advanced past the bytes used, into
@@ -117,6 +126,7 @@ final class Decompressor {
     func decompress(
         _ input: inout UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
     ) throws(Problem) -> Int {
+        if let igzip { return try inflate(igzip.state, with: igzip.library, &input, into: output) }
         if let gzip { return try inflate(gzip, &input, into: output) }
         return try decompressFrames(zstd!, &input, into: output)
     }
@@ -152,6 +162,44 @@ final class Decompressor {
             default:
                 let detail = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
                 throw .corrupt(detail)
+            }
+        }
+        return written
+    }
+
+    /// The same as zlib's, with ISA-L: members one after the other, each checked (its header,
+    /// and the CRC-32 and length of what it holds).
+    private func inflate(
+        _ state: UnsafeMutablePointer<inflate_state>, with library: Igzip,
+        _ input: inout UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(Problem) -> Int {
+        var written = 0
+        while written < output.count && !input.isEmpty {
+            if isAtEnd {
+                // A member ended; what follows must be another one, or the input's end.
+                if input.count < 2 && input[0] == 0x1F { break }  // half a magic number: read on
+                guard Compression.fromMagic(input) == .gzip else { throw .trailingData }
+                library.reset(state)
+                state.pointee.crc_flag = UInt32(ISAL_GZIP)
+                isAtEnd = false
+            }
+            state.pointee.next_in = UnsafeMutablePointer(
+                mutating: input.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            state.pointee.avail_in = UInt32(min(input.count, Int(UInt32.max)))
+            state.pointee.next_out = (output.baseAddress! + written).assumingMemoryBound(to: UInt8.self)
+            state.pointee.avail_out = UInt32(min(output.count - written, Int(UInt32.max)))
+            let before = (input: Int(state.pointee.avail_in), output: Int(state.pointee.avail_out))
+            let status = library.inflate(state)
+            let used = before.input - Int(state.pointee.avail_in)
+            let produced = before.output - Int(state.pointee.avail_out)
+            written += produced
+            input = UnsafeRawBufferPointer(rebasing: input[used...])
+            guard status >= 0 else { throw .corrupt(Igzip.detail(status)) }
+            if state.pointee.block_state == ISAL_BLOCK_FINISH {
+                isAtEnd = true
+            } else if used == 0 && produced == 0 {
+                return written  // no progress possible: more input is needed
             }
         }
         return written

@@ -37,6 +37,10 @@ public final class InputFile {
     private var sniffed = false
     /// Set when the input is compressed.
     private var decompressor: Decompressor?
+    /// What inflates the input if it is gzip; set before the first read.
+    var gzipInflater = GzipInflater.fastest
+    /// Set once a compressed input is decompressed ahead of the reads (`startReadingAhead`).
+    private var readAhead: ReadAhead?
     /// Bytes read from the file but not yet handed on (or decompressed).
     private var pending = PendingBytes()
     /// The file's bytes read so far: for a compressed input, how far the progress bar is.
@@ -96,8 +100,25 @@ public final class InputFile {
     }
 
     deinit {
+        readAhead?.stop()
         if ownsDescriptor { close(descriptor) }
     }
+
+    /// Decompresses the rest of a compressed input ahead of the reads, on a thread of its own
+    /// (`ReadAhead`): for a run whose workers take the input faster than one core inflates it.
+    func startReadingAhead() {
+        guard let decompressor, readAhead == nil else { return }
+        // The thread is stopped in `deinit` before anything of this input goes away.
+        unowned(unsafe) let file = self
+        readAhead = ReadAhead(
+            fileBytesRead: { file.fileBytesRead },
+            fill: { (buffer) throws(MaskCleanError) in try file.decompress(with: decompressor, into: buffer) }
+        )
+    }
+
+    /// The file's bytes read so far, as far as the reads have come: for a compressed input, how
+    /// far the progress bar is.
+    var fileBytesReadByNow: Int { readAhead?.fileBytesReadSoFar ?? fileBytesRead }
 
     /// Reads up to `buffer.count` bytes of the input's text; 0 at its end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
@@ -155,6 +176,7 @@ public final class InputFile {
 
     /// Reads up to `buffer.count` of the input's bytes, decompressed.
     private func readBytes(into buffer: UnsafeMutableRawBufferPointer) throws(MaskCleanError) -> Int {
+        if let readAhead { return try readAhead.read(into: buffer) }
         if !sniffed { try sniff() }
         if let decompressor { return try decompress(with: decompressor, into: buffer) }
         if !pending.isEmpty { return pending.take(into: buffer) }
@@ -177,7 +199,7 @@ public final class InputFile {
         }
         guard let compression else { return }
         do throws(Decompressor.Problem) {
-            decompressor = try Decompressor(compression)
+            decompressor = try Decompressor(compression, inflater: gzipInflater)
         } catch {
             throw .data(name, line: nil, UsageMessage(error.reason(compression)))
         }

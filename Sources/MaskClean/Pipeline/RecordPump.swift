@@ -70,6 +70,9 @@ struct RecordPump<Splitter: RecordSplitter> {
             maximumRecordBytes: options.maximumRecordBytes, leftover: leftover, firstLine: firstLine,
             firstOffset: firstOffset, pool: pool)
         reader.recordBudget = recordBudget
+        // Several workers take chunks faster than one core decompresses them: decompressing
+        // apart lets the one holding the reader's lock only copy and cut (issue 32).
+        if options.jobs > 1 { input.startReadingAhead() }
         var oversizedLine: Int?
         repeat {
             oversizedLine = nil
@@ -79,7 +82,7 @@ struct RecordPump<Splitter: RecordSplitter> {
                     switch event {
                     case .chunk(let chunk):
                         return .chunk(
-                            (chunk, input.isCompressed ? input.fileBytesRead : reader.bytesRead))
+                            (chunk, input.isCompressed ? input.fileBytesReadByNow : reader.bytesRead))
                     case .oversizedRecord(let line):
                         oversizedLine = line
                         return nil

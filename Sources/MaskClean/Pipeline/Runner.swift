@@ -37,6 +37,8 @@ public struct RunOptions: Sendable {
     public var pipelineClock: PipelineClock?
     /// Bytes per chunk of work.
     public var chunkSize = 1 << 20
+    /// What inflates a gzip input: the fastest the system has, unless a benchmark says.
+    public var gzipInflater = GzipInflater.fastest
     /// A longer record is malformed input (a runaway quote, a 100 MB cell), not data.
     public var maximumRecordBytes = 32 << 20
     /// How the records output is compressed: by its extension (`.gz`, `.zst`), or as asked.
@@ -150,6 +152,7 @@ public enum Runner {
         do throws(MaskCleanError) {
             if let path = options.baseline { baseline = try Baseline.load(path: path, spec: spec) }
             let input = try InputFile(path: options.input)
+            input.gzipInflater = options.gzipInflater
             try input.decode(as: options.encoding)
             inputBytes = input.size
             if !inputFormat.isJSON {

@@ -39,6 +39,10 @@ struct RecordOptions: ParsableArguments {
     @Flag(help: .hidden)
     var pipelineTimes = false
 
+    /// For `make bench` (issue 32): a gzip input inflated by zlib, to compare with ISA-L's igzip.
+    @Option(help: .hidden)
+    var inflate: GzipInflater?
+
     @Option(
         help:
             "What to do with a record that cannot be read: fail (exit 65) or skip it and count it in the report (more than the spec's maxRejected fail the run)."
@@ -160,6 +164,7 @@ struct RecordOptions: ParsableArguments {
         options.part = part
         options.firstRow = firstRow
         if pipelineTimes { options.pipelineClock = PipelineClock() }
+        if let inflate { options.gzipInflater = inflate }
         let shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
         var settings = Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
         settings.annotations = shown.annotations
@@ -180,3 +185,5 @@ enum AnnotationsChoice: String, ExpressibleByArgument, CaseIterable {
 enum ErrorChoice: String, ExpressibleByArgument, CaseIterable {
     case fail, skip
 }
+
+extension GzipInflater: ExpressibleByArgument {}

@@ -16,9 +16,26 @@ struct DecompressionTests {
         Array(try Data(contentsOf: fixtures.appendingPathComponent(name)))
     }
 
-    /// Everything the input at `path` gives, read `size` bytes at a time.
-    static func readAll(_ path: String, size: Int) throws(MaskCleanError) -> [UInt8] {
+    /// Everything the input at `path` gives, read `size` bytes at a time (gzip inflated by
+    /// `inflater`, decompressed ahead on a thread of its own with `ahead`).
+    static func readAll(
+        _ path: String, size: Int, inflater: GzipInflater = .fastest, ahead: Bool = false
+    ) throws(MaskCleanError) -> [UInt8] {
         let input = try InputFile(path: path)
+        input.gzipInflater = inflater
+        if ahead {
+            // The first read finds the compression; the rest are decompressed ahead.
+            var first: UInt8 = 0
+            let count = try withUnsafeMutableBytes(of: &first) { (one) throws(MaskCleanError) in
+                try input.read(into: one)
+            }
+            input.startReadingAhead()
+            return Array([first].prefix(count)) + (try readRest(input, size: size))
+        }
+        return try readRest(input, size: size)
+    }
+
+    static func readRest(_ input: InputFile, size: Int) throws(MaskCleanError) -> [UInt8] {
         var text: [UInt8] = []
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
         defer { buffer.deallocate() }
@@ -32,16 +49,98 @@ struct DecompressionTests {
     static let gzipOneMember = "cases/csv-gzip-input/customers.csv.gz"
     static let gzipTwoMembers = "cases/csv-gzip-two-members/customers.csv.gz"
 
+    /// The inflaters this system has: zlib, and ISA-L's igzip where libisal2 is installed (make
+    /// deps installs it, so the tests run both).
+    static let inflaters = GzipInflater.allCases.filter { $0 == .zlib || Igzip.library != nil }
+
+    @Test("ISA-L is there to test: make deps installs libisal-dev, which brings libisal2")
+    func igzipLoaded() {
+        #expect(Igzip.library != nil)
+        #expect(GzipInflater.fastest == .igzip)
+    }
+
     @Test(
-        "two gzip members read as the one text one member holds, through any buffer size",
-        arguments: [1, 7, 4096])
-    func gzipMembers(size: Int) throws {
-        let one = try Self.readAll(Self.fixtures.appendingPathComponent(Self.gzipOneMember).path, size: size)
-        let two = try Self.readAll(Self.fixtures.appendingPathComponent(Self.gzipTwoMembers).path, size: size)
-        #expect(one.count > 40_000)
-        #expect(one == two)
-        #expect(
-            String(decoding: one.prefix(33), as: UTF8.self).hasPrefix("id,name,phone,card,date,zip,note\n"))
+        "two gzip members read as the one text one member holds, through any buffer size, by either inflater, ahead or not",
+        arguments: [1, 7, 4096], inflaters)
+    func gzipMembers(size: Int, inflater: GzipInflater) throws {
+        for ahead in [false, true] {
+            let one = try Self.readAll(
+                Self.fixtures.appendingPathComponent(Self.gzipOneMember).path, size: size, inflater: inflater,
+                ahead: ahead)
+            let two = try Self.readAll(
+                Self.fixtures.appendingPathComponent(Self.gzipTwoMembers).path, size: size,
+                inflater: inflater,
+                ahead: ahead)
+            #expect(one.count > 40_000)
+            #expect(one == two)
+            #expect(
+                String(decoding: one.prefix(33), as: UTF8.self).hasPrefix(
+                    "id,name,phone,card,date,zip,note\n"))
+        }
+    }
+
+    /// gzip(1) at levels 1, 6 and 9, and maskclean's own compressor, on texts of every size up to
+    /// a few megabytes, one member or several: igzip gives what zlib gives, byte for byte; a
+    /// flipped bit in a member's CRC-32 or length, or a cut anywhere, is refused by both.
+    @Test("igzip reads what gzip(1) and zlib write as zlib does, and refuses what zlib refuses")
+    func igzipAgainstZlib() throws {
+        guard Igzip.library != nil else { return }
+        let folder = try TemporaryFolder()
+        var generator = SplitMix64(seed: 6)
+        let words = ["555-0100", "Rivera", "\"quoted, text\"", "2024-10-05", "\n", ",", "ünïcödé", "  "]
+        for round in 0..<24 {
+            let length = [0, 1, 100, 70_000, 3_000_000][round % 5]
+            var text: [UInt8] = []
+            while text.count < length {
+                // Runs of words, and now and then noise that does not compress.
+                if generator.next() % 8 == 0 {
+                    text += (0..<64).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                } else {
+                    text += Array(words[Int(generator.next() % UInt64(words.count))].utf8)
+                }
+            }
+            text = Array(text.prefix(length))
+            let plain = try folder.write("plain", text)
+            let level = ["-1", "-6", "-9"][round % 3]
+            let gzip = try Process.run(
+                URL(fileURLWithPath: "/bin/sh"),
+                arguments: ["-c", "gzip \(level) -c '\(plain)' > '\(plain).gz'"])
+            gzip.waitUntilExit()
+            #expect(gzip.terminationStatus == 0)
+            var compressed = Array(try Data(contentsOf: URL(fileURLWithPath: plain + ".gz")))
+            if round % 4 == 1 {
+                // Another member, by maskclean's own compressor.
+                compressed += Compressor(.gzip).compressed(text.withUnsafeBytes { $0 })
+                text += text
+            }
+            let path = try folder.write("input.gz", compressed)
+            for inflater in GzipInflater.allCases {
+                #expect(
+                    try Self.readAll(path, size: 1 << 16, inflater: inflater) == text,
+                    "round \(round), \(inflater)")
+            }
+            // The last member's CRC-32, then its length: a bit flipped in either is refused.
+            for back in [5, 1] {
+                var broken = compressed
+                broken[broken.count - back] ^= 0x10
+                let brokenPath = try folder.write("broken.gz", broken)
+                for inflater in GzipInflater.allCases {
+                    #expect(throws: MaskCleanError.self, "round \(round), \(inflater), \(back) from the end")
+                    {
+                        try Self.readAll(brokenPath, size: 1 << 16, inflater: inflater)
+                    }
+                }
+            }
+            // A cut inside the last member.
+            if compressed.count > 30 {
+                let cutPath = try folder.write("cut.gz", Array(compressed.dropLast(9)))
+                for inflater in GzipInflater.allCases {
+                    #expect(throws: MaskCleanError.self) {
+                        try Self.readAll(cutPath, size: 1 << 16, inflater: inflater)
+                    }
+                }
+            }
+        }
     }
 
     @Test("two zstd frames read as the one text one frame holds", arguments: [1, 4096])
@@ -72,8 +171,10 @@ struct DecompressionTests {
         #expect(text == expected)
     }
 
-    @Test("every cut of a two-member gzip file is refused, but the one at the end of its first member")
-    func everyCut() throws {
+    @Test(
+        "every cut of a two-member gzip file is refused, but the one at the end of its first member",
+        arguments: inflaters)
+    func everyCut(inflater: GzipInflater) throws {
         let compressed = try Self.fixture(Self.gzipTwoMembers)
         let whole = try Self.readAll(
             Self.fixtures.appendingPathComponent(Self.gzipOneMember).path, size: 1 << 16)
@@ -82,7 +183,7 @@ struct DecompressionTests {
         for cut in Array(stride(from: 0, to: compressed.count, by: 61)) + [compressed.count - 1] {
             let path = try folder.write("cut.csv.gz", Array(compressed.prefix(cut)))
             do {
-                let text = try Self.readAll(path, size: 1 << 16)
+                let text = try Self.readAll(path, size: 1 << 16, inflater: inflater, ahead: cut % 2 == 1)
                 accepted.append(cut)
                 #expect(whole.starts(with: text))
             } catch {
