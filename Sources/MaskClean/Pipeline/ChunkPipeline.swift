@@ -159,6 +159,9 @@ final class ChunkPipeline: @unchecked Sendable {
         var buffer: ByteBuffer?
         // A buffer given to the reader is the reader's.
         while let (index, claimed) = read(ends, into: buffer.take()) {
+            // Taken now: a chunk read under the claim is counted by its buffer, which is emptied
+            // for the next read once the chunk is masked.
+            let inputBytes = claimed.inputBytes
             let input: Input
             switch claimed {
             case .chunk(let read):
@@ -190,7 +193,7 @@ final class ChunkPipeline: @unchecked Sendable {
             buffer = inputs.recycled(input.chunk.buffer)
             finish(
                 index,
-                .masked(result, inputBytes: claimed.inputBytes, bytesRead: input.bytesRead, worker: worker),
+                .masked(result, inputBytes: inputBytes, bytesRead: input.bytesRead, worker: worker),
                 ends)
         }
         condition.withLock {
