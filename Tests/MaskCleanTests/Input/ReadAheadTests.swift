@@ -47,8 +47,9 @@ struct ReadAheadTests {
         let bytes = try Self.readAll(readAhead, size: size)
         #expect(bytes.count == 3_000_017)
         #expect(bytes.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset % 251) })
-        #expect(
-            try readAhead.read(into: UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)) == 0)
+        let one = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
+        defer { one.deallocate() }
+        #expect(try readAhead.read(into: one) == 0, "the end, again")
         readAhead.stop()
     }
 
