@@ -84,6 +84,10 @@ final class Decompressor {
     let compression: Compression
     /// Set when gzip is inflated by ISA-L (`GzipInflater.igzip`), with its state.
     private var igzip: (library: Igzip, state: UnsafeMutablePointer<inflate_state>)?
+    /// igzip: the member being read has had its header's flags looked at.
+    private var memberFlagsChecked = false
+    /// igzip: the input ends inside a member's first four bytes, before its flags: cut short.
+    private(set) var awaitsMemberHeader = false
     private var gzipStream: ZlibStream?
     private var gzip: UnsafeMutablePointer<z_stream>? { gzipStream?.pointer }
     private var zstd: OpaquePointer?
@@ -183,6 +187,18 @@ final class Decompressor {
                 library.reset(state)
                 state.pointee.crc_flag = UInt32(ISAL_GZIP)
                 isAtEnd = false
+                memberFlagsChecked = false
+            }
+            if !memberFlagsChecked {
+                // ISA-L reads past a header whose reserved flags (bits 5 to 7) are set, which
+                // RFC 1952 and zlib refuse: such a file is not one gzip wrote.
+                guard input.count >= 4 else {
+                    awaitsMemberHeader = true
+                    break
+                }
+                awaitsMemberHeader = false
+                if input[3] & 0xE0 != 0 { throw .corrupt("unknown header flags set") }
+                memberFlagsChecked = true
             }
             state.pointee.next_in = UnsafeMutablePointer(
                 mutating: input.baseAddress!.assumingMemoryBound(to: UInt8.self))

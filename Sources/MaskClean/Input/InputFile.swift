@@ -106,12 +106,15 @@ public final class InputFile {
 
     /// Decompresses the rest of a compressed input ahead of the reads, on a thread of its own
     /// (`ReadAhead`): for a run whose workers take the input faster than one core inflates it.
-    func startReadingAhead() {
+    /// Without `onThread`, in the same blocks, by the reads: a run with one job reads the text
+    /// in the same pieces as one with several, so that one that fails on a damaged stream has
+    /// counted the same records whatever its jobs.
+    func startReadingAhead(onThread: Bool = true) {
         guard let decompressor, readAhead == nil else { return }
         // The thread is stopped in `deinit` before anything of this input goes away.
         unowned(unsafe) let file = self
         readAhead = ReadAhead(
-            fileBytesRead: { file.fileBytesRead },
+            onThread: onThread, fileBytesRead: { file.fileBytesRead },
             fill: { (buffer) throws(MaskCleanError) in try file.decompress(with: decompressor, into: buffer) }
         )
     }
@@ -223,7 +226,9 @@ public final class InputFile {
             if written > 0 { return written }
             if !fileEnded { continue }
             // The file ended: only where a member or frame does, with nothing left over.
-            if !pending.isEmpty { throw problem(.trailingData) }
+            if !pending.isEmpty {
+                throw problem(decompressor.awaitsMemberHeader ? .truncated : .trailingData)
+            }
             if !decompressor.isAtEnd { throw problem(.truncated) }
             return 0
         }

@@ -40,12 +40,19 @@ final class ReadAhead: @unchecked Sendable {
     /// The file bytes read by the time the block being read was filled.
     private(set) var fileBytesReadSoFar = 0
 
-    init(blockSize: Int = 1 << 20, blocks: Int = 4, fileBytesRead: @escaping () -> Int, fill: @escaping Fill)
-    {
+    /// Without `onThread`, the reads fill the blocks themselves, one at a time as they need them.
+    init(
+        blockSize: Int = 1 << 20, blocks: Int = 4, onThread: Bool = true, fileBytesRead: @escaping () -> Int,
+        fill: @escaping Fill
+    ) {
         self.fill = fill
         self.fileBytesRead = fileBytesRead
         all = (0..<max(2, blocks)).map { _ in .allocate(byteCount: blockSize, alignment: 64) }
         empty = all
+        guard onThread else {
+            running = false
+            return
+        }
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let started = pthread_create(

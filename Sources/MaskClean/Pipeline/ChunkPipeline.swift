@@ -242,6 +242,10 @@ final class ChunkPipeline: @unchecked Sendable {
         }
     }
 
+    /// The input bytes counted in flight: 0 once a run is done, or chunks read long ago keep
+    /// the budget full (a chunk read under its claim was counted again at 0 bytes).
+    var inFlightBytes: Int { condition.withLock { state.inFlightBytes } }
+
     /// Room for one more chunk: the window is not full, and the input in flight is within the
     /// budget (or none is in flight: a chunk of one huge record goes alone).
     private var hasRoom: Bool {

@@ -71,8 +71,9 @@ struct RecordPump<Splitter: RecordSplitter> {
             firstOffset: firstOffset, pool: pool)
         reader.recordBudget = recordBudget
         // Several workers take chunks faster than one core decompresses them: decompressing
-        // apart lets the one holding the reader's lock only copy and cut (issue 32).
-        if options.jobs > 1 { input.startReadingAhead() }
+        // apart lets the one holding the reader's lock only copy and cut (issue 32). One job
+        // reads the same blocks, decompressed as it needs them.
+        input.startReadingAhead(onThread: options.jobs > 1)
         var oversizedLine: Int?
         repeat {
             oversizedLine = nil

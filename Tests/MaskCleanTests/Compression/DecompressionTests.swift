@@ -110,7 +110,7 @@ struct DecompressionTests {
             var compressed = Array(try Data(contentsOf: URL(fileURLWithPath: plain + ".gz")))
             if round % 4 == 1 {
                 // Another member, by maskclean's own compressor.
-                compressed += Compressor(.gzip).compressed(text.withUnsafeBytes { $0 })
+                compressed += text.withUnsafeBytes { Compressor(.gzip).compressed($0) }
                 text += text
             }
             let path = try folder.write("input.gz", compressed)
@@ -138,6 +138,44 @@ struct DecompressionTests {
                     #expect(throws: MaskCleanError.self) {
                         try Self.readAll(cutPath, size: 1 << 16, inflater: inflater)
                     }
+                }
+            }
+        }
+    }
+
+    /// RFC 1952: a member whose reserved flag bits (5 to 7) are set is not gzip. zlib refuses
+    /// it; ISA-L reads past it, so maskclean looks at the flags itself. And a member cut inside
+    /// its first four bytes is cut short, not trailing garbage, whichever inflates.
+    @Test(
+        "a member with reserved header flags is refused, and one cut in its header is truncated",
+        arguments: inflaters)
+    func reservedFlagsAndCutHeaders(inflater: GzipInflater) throws {
+        let folder = try TemporaryFolder()
+        let member = try Self.fixture(Self.gzipOneMember)
+        for flag in [0x20, 0x40, 0x80] as [UInt8] {
+            var flagged = member
+            flagged[3] |= flag
+            for (name, bytes) in [("first.csv.gz", flagged), ("second.csv.gz", member + flagged)] {
+                let path = try folder.write(name, bytes)
+                #expect(
+                    throws: MaskCleanError.data(
+                        path, line: nil, "gzip data is corrupt (unknown header flags set)")
+                ) {
+                    try Self.readAll(path, size: 1 << 16, inflater: inflater, ahead: name == "second.csv.gz")
+                }
+            }
+        }
+        for cut in 2...3 {
+            for (name, bytes) in [
+                ("alone.csv.gz", Array(member.prefix(cut))), ("after.csv.gz", member + member.prefix(cut)),
+            ] {
+                let path = try folder.write(name, bytes)
+                #expect(
+                    throws: MaskCleanError.data(
+                        path, line: nil, "compressed data ends early (truncated download?)"),
+                    "\(name) cut at \(cut)"
+                ) {
+                    try Self.readAll(path, size: 1 << 16, inflater: inflater)
                 }
             }
         }

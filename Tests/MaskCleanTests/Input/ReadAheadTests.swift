@@ -77,7 +77,7 @@ struct ReadAheadTests {
     func stopsEarly() throws {
         let folder = try TemporaryFolder()
         let text = Array(String(repeating: "1,Lily Rivera,(542) 910-0102\n", count: 200_000).utf8)
-        let path = try folder.write("big.csv.gz", Compressor(.gzip).compressed(text.withUnsafeBytes { $0 }))
+        let path = try folder.write("big.csv.gz", text.withUnsafeBytes { Compressor(.gzip).compressed($0) })
         for _ in 0..<20 {
             let input = try InputFile(path: path)
             var first = [UInt8](repeating: 0, count: 100)

@@ -24,7 +24,7 @@ struct RangedReadingTests {
     static func run(_ bytes: [UInt8], named name: String, jobs: Int, chunkSize: Int) throws -> Result {
         let folder = try TemporaryFolder()
         if name.hasSuffix(".gz") {
-            try folder.write(name, Compressor(.gzip).compressed(bytes.withUnsafeBytes { $0 }))
+            try folder.write(name, bytes.withUnsafeBytes { Compressor(.gzip).compressed($0) })
         } else {
             try folder.write(name, bytes)
         }
@@ -74,7 +74,7 @@ struct RangedReadingTests {
                 for name in ["data.ndjson", "data.ndjson.gz"] {
                     let folder = try TemporaryFolder()
                     if name.hasSuffix(".gz") {
-                        try folder.write(name, Compressor(.gzip).compressed(bytes.withUnsafeBytes { $0 }))
+                        try folder.write(name, bytes.withUnsafeBytes { Compressor(.gzip).compressed($0) })
                     } else {
                         try folder.write(name, bytes)
                     }
@@ -89,6 +89,44 @@ struct RangedReadingTests {
                         "\(name), chunk size \(chunkSize), \(jobs) jobs")
                     #expect(report.rejected.allSatisfy { $0.reason == "record longer than 48 bytes" })
                 }
+            }
+        }
+    }
+
+    /// A run that stops on a damaged stream writes the report of what it counted: the same at
+    /// one job as at several, which read the decompressed text in the same blocks.
+    @Test(
+        "a run stopped by a cut or damaged stream counts the same records at any jobs",
+        arguments: ["gz", "zst"])
+    func stoppedRunsAgree(compression: String) throws {
+        var text = "id,phone,note\n"
+        for row in 0..<120_000 {
+            text += "\(row),555123\(String(format: "%04d", row % 10_000)),\"a note, \(row)\"\n"
+        }
+        let plain = Array(text.utf8)
+        let whole = plain.withUnsafeBytes { Compressor(compression == "gz" ? .gzip : .zstd).compressed($0) }
+        var damaged = whole
+        damaged[damaged.count / 2] ^= 0x55
+        for (name, bytes) in [("cut", Array(whole.prefix(whole.count * 3 / 4))), ("damaged", damaged)] {
+            var reports: [String] = []
+            let folder = try TemporaryFolder()
+            try folder.write("data.csv.\(compression)", bytes)
+            for jobs in [1, 2, 3] {
+                let outcome = try runPipeline(
+                    spec: PipelineTests.spec, input: "data.csv.\(compression)", in: folder, output: "clean",
+                    report: "report-\(jobs).json", jobs: jobs, chunkSize: 65536)
+                #expect(outcome.error?.status == .dataError, "\(name), \(jobs) jobs")
+                let report = try folder.text("report-\(jobs).json")
+                reports.append(
+                    report.split(separator: "\n").filter {
+                        !$0.contains("\"started\"") && !$0.contains("Seconds")
+                    }.joined(separator: "\n"))
+            }
+            #expect(reports[0].contains("\"rows\": "))
+            for jobs in 1...2 {
+                let differ = zip(reports[0].split(separator: "\n"), reports[jobs].split(separator: "\n"))
+                    .filter { $0.0 != $0.1 }.prefix(3).map { "\($0.0) | \($0.1)" }
+                #expect(differ.isEmpty, "\(compression) \(name), \(jobs + 1) jobs: \(differ)")
             }
         }
     }
