@@ -135,6 +135,14 @@ final class Decompressor {
         return try decompressFrames(zstd!, &input, into: output)
     }
 
+    /// After a member, what follows must be another one, or the input's end: whether `input`
+    /// (not empty) begins one, or (false) more bytes must tell; refused when it is not gzip.
+    private func beginsAnotherMember(_ input: UnsafeRawBufferPointer) throws(Problem) -> Bool {
+        if input.count < 2 && input[0] == 0x1F { return false }  // half a magic number: read on
+        guard Compression.fromMagic(input) == .gzip else { throw .trailingData }
+        return true
+    }
+
     private func inflate(
         _ stream: UnsafeMutablePointer<z_stream>, _ input: inout UnsafeRawBufferPointer,
         into output: UnsafeMutableRawBufferPointer
@@ -142,9 +150,7 @@ final class Decompressor {
         var written = 0
         while written < output.count && !input.isEmpty {
             if isAtEnd {
-                // A member ended; what follows must be another one, or the input's end.
-                if input.count < 2 && input[0] == 0x1F { break }  // half a magic number: read on
-                guard Compression.fromMagic(input) == .gzip else { throw .trailingData }
+                guard try beginsAnotherMember(input) else { break }
                 inflateReset(stream)
                 isAtEnd = false
             }
@@ -181,9 +187,7 @@ final class Decompressor {
         var written = 0
         while written < output.count && !input.isEmpty {
             if isAtEnd {
-                // A member ended; what follows must be another one, or the input's end.
-                if input.count < 2 && input[0] == 0x1F { break }  // half a magic number: read on
-                guard Compression.fromMagic(input) == .gzip else { throw .trailingData }
+                guard try beginsAnotherMember(input) else { break }
                 library.reset(state)
                 state.pointee.crc_flag = UInt32(ISAL_GZIP)
                 isAtEnd = false

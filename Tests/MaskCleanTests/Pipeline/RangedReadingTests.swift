@@ -21,13 +21,15 @@ struct RangedReadingTests {
         var blankLineNumbers: [Int]
     }
 
+    /// `bytes` as the file `name` of `folder`, gzipped when its name says so.
+    static func write(_ bytes: [UInt8], as name: String, in folder: TemporaryFolder) throws {
+        try folder.write(
+            name, name.hasSuffix(".gz") ? bytes.withUnsafeBytes { Compressor(.gzip).compressed($0) } : bytes)
+    }
+
     static func run(_ bytes: [UInt8], named name: String, jobs: Int, chunkSize: Int) throws -> Result {
         let folder = try TemporaryFolder()
-        if name.hasSuffix(".gz") {
-            try folder.write(name, bytes.withUnsafeBytes { Compressor(.gzip).compressed($0) })
-        } else {
-            try folder.write(name, bytes)
-        }
+        try write(bytes, as: name, in: folder)
         let outcome = try runPipeline(
             spec: PipelineTests.spec, input: name, in: folder, output: "clean", report: "report.json",
             policy: .quarantine, quarantine: "bad", jobs: jobs, chunkSize: chunkSize,
@@ -73,11 +75,7 @@ struct RangedReadingTests {
             for chunkSize in [1, 30, 200, 1 << 20] {
                 for name in ["data.ndjson", "data.ndjson.gz"] {
                     let folder = try TemporaryFolder()
-                    if name.hasSuffix(".gz") {
-                        try folder.write(name, bytes.withUnsafeBytes { Compressor(.gzip).compressed($0) })
-                    } else {
-                        try folder.write(name, bytes)
-                    }
+                    try Self.write(bytes, as: name, in: folder)
                     let outcome = try runPipeline(
                         spec: PipelineTests.spec, input: name, in: folder, output: "clean",
                         policy: .quarantine,
