@@ -97,10 +97,11 @@ final class Decompressor {
     /// frame's window is read from when libzstd refuses it as too large.
     private var frameHeader: [UInt8] = []
 
-    init(_ compression: Compression, inflater: GzipInflater = .fastest) throws(Problem) {
+    /// `inflater` nil: the fastest the system has.
+    init(_ compression: Compression, inflater: GzipInflater? = nil) throws(Problem) {
         self.compression = compression
         switch compression {
-        case .gzip where inflater == .igzip && Igzip.library != nil:
+        case .gzip where (inflater ?? .fastest) == .igzip && Igzip.library != nil:
             let state = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
             Igzip.library!.start(state)
             state.pointee.crc_flag = UInt32(ISAL_GZIP)

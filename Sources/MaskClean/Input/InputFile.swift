@@ -38,7 +38,7 @@ public final class InputFile {
     /// Set when the input is compressed.
     private var decompressor: Decompressor?
     /// What inflates the input if it is gzip; set before the first read.
-    var gzipInflater = GzipInflater.fastest
+    var gzipInflater: GzipInflater?
     /// Set once a compressed input is decompressed ahead of the reads (`startReadingAhead`).
     private var readAhead: ReadAhead?
     /// Bytes read from the file but not yet handed on (or decompressed).

@@ -37,8 +37,9 @@ public struct RunOptions: Sendable {
     public var pipelineClock: PipelineClock?
     /// Bytes per chunk of work.
     public var chunkSize = 1 << 20
-    /// What inflates a gzip input: the fastest the system has, unless a benchmark says.
-    public var gzipInflater = GzipInflater.fastest
+    /// What inflates a gzip input; nil: the fastest the system has, looked for only when a gzip
+    /// input is read (a plain run does not load ISA-L).
+    public var gzipInflater: GzipInflater?
     /// A longer record is malformed input (a runaway quote, a 100 MB cell), not data.
     public var maximumRecordBytes = 32 << 20
     /// How the records output is compressed: by its extension (`.gz`, `.zst`), or as asked.
