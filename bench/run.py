@@ -61,6 +61,7 @@ import hashlib
 import json
 import os
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -848,6 +849,19 @@ def jobs_sweep(args, maskclean, gnu_time, data):
                 f"{kind}, --jobs {jobs}",
                 [str(maskclean), "run", str(SPEC), str(path), "-o", os.devnull, "--quiet",
                  "--jobs", str(jobs), "--pipeline-times"], path, rows)
+    # The machine's own ceiling: J runs of the CSV at --jobs 1 side by side share nothing but
+    # the machine (its memory, caches, and the clock its cores slow to when all are busy, or
+    # that two hardware threads of one core share), so their speed-up is the most a run with J
+    # workers could reach there.
+    one_job = [str(maskclean), "run", str(SPEC), str(inputs["csv"]), "-o", os.devnull, "--quiet",
+               "--jobs", "1"]
+    side_by_side = ('pids=; for i in $(seq "$1"); do "$@" & pids="$pids $!"; done; '
+                    'status=0; for pid in $pids; do wait "$pid" || status=$?; done; exit "$status"')
+    for jobs in args.jobs_sweep:
+        cases[("side by side", jobs)] = Case(
+            f"{jobs} runs at --jobs 1 side by side",
+            ["sh", "-c", side_by_side.replace('"$@"', " ".join(map(shlex.quote, one_job))), "sh",
+             str(jobs)], inputs["csv"], rows * jobs)
     run_cases(list(cases.values()), args.repeat, gnu_time)
     cores = len(os.sched_getaffinity(0))
     print(f"## maskclean jobs sweep: {rows:,} rows ({data.rows:,} x {args.copies}), "
@@ -869,6 +883,26 @@ def jobs_sweep(args, maskclean, gnu_time, data):
                   f"{case.cpu / base.cpu:.2f} | {mbs:.0f} | {case.peak_rss_mib:.1f} | "
                   f"{serial:.3f} | {serial / case.cpu:.2%} |")
         print()
+    alone = cases[("side by side", args.jobs_sweep[0])]
+    ours = cases[("csv", args.jobs_sweep[0])]
+    print("### the machine's ceiling: J runs of the CSV at --jobs 1 side by side\n")
+    print("| J | wall s | their speed-up | CPU / (J x CPU of one) | CSV speed-up at --jobs J "
+          "| share of the ceiling |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    for jobs in args.jobs_sweep:
+        case = cases[("side by side", jobs)]
+        # Speed-ups against the first sweep value's runs, as in the tables above.
+        ceiling = (case.rows / alone.rows) * alone.wall / case.wall
+        reached = ours.wall / cases[("csv", jobs)].wall
+        print(f"| {jobs} | {case.wall:.3f} | {ceiling:.2f} | "
+              f"{case.cpu / (alone.cpu * case.rows / alone.rows):.2f} | {reached:.2f} | "
+              f"{reached / ceiling:.0%} |")
+    print()
+    print("Their speed-up: J times the work in the wall time one run of it takes alone (the "
+          "first sweep value's runs); no run with J workers can beat it on this machine. Where "
+          "their CPU grows with J, the cores slow when all are busy (a lower all-core clock, "
+          "hardware threads sharing a core, memory), and the speed-up targets are read against "
+          "this ceiling.\n")
     print("Serial: CPU time where no other worker can run (reading a chunk under the reader's "
           "lock, writing results in input order, the main thread outside the workers), as "
           "maskclean --pipeline-times counts it; its share of all CPU time bounds the speed-up "
