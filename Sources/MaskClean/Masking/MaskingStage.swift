@@ -85,11 +85,16 @@ final class MaskingStage {
         // The texts' two homes, reached without a buffer's checks per cell.
         let decodedBase = batch.decoded.bytes.baseAddress!
         let chunkBase = batch.bytes.baseAddress ?? decodedBase
+        // The record that ended the run (`--on-error fail`), if one did.
+        var stoppedBy: Int?
         for index in 0..<batch.records.count {
             let record = batch.records[index]
             result.rows += 1
             if record.problem >= 0 {
-                guard reject(batch.problems[record.problem], record, batch, &result) else { break }
+                guard reject(batch.problems[record.problem], record, batch, &result) else {
+                    stoppedBy = index
+                    break
+                }
                 continue
             }
             let first = record.firstField
@@ -106,7 +111,10 @@ final class MaskingStage {
             if let problem = writer.problem(record, batch)
                 ?? (unmaskable >= 0 ? .invalidUTF8InColumn(masker.columns[unmaskable].name) : nil)
             {
-                guard reject(problem, record, batch, &result) else { break }
+                guard reject(problem, record, batch, &result) else {
+                    stoppedBy = index
+                    break
+                }
                 continue
             }
             if !keySlots.isEmpty { readKey(record, batch, decodedBase, chunkBase) }
@@ -165,8 +173,13 @@ final class MaskingStage {
             if joinsLines { RecordWriter.joinLines(out, from: bodyStart) }
             writer.endRecord(&out)
         }
-        result.blankLines = batch.blankLines
-        result.blankLineNumbers = batch.blankLineNumbers
+        if let stoppedBy {
+            (result.blankLines, result.blankLineNumbers) = batch.blankLines(
+                beforeRecord: stoppedBy, on: batch.records[stoppedBy].line)
+        } else {
+            result.blankLines = batch.blankLines
+            result.blankLineNumbers = batch.blankLineNumbers
+        }
         result.maskedKeysSeen = batch.maskedKeysSeen
         result.keysSeen = batch.keysSeen
         if result.fatal == nil { result.fatal = batch.fatal }

@@ -29,6 +29,11 @@ final class RecordBatch {
     /// Blank lines passed over (CSV with several columns), and the first few of their numbers.
     @exclusivity(unchecked) var blankLines = 0
     @exclusivity(unchecked) var blankLineNumbers: [Int] = []
+    /// Where the blank lines lie among the records: for each run of them, the index of the
+    /// record after it and the blank lines up to its end. A run stopped by a bad record counts
+    /// only the blank lines before it (docs/report.md, "A run that stopped"), wherever the input
+    /// was cut into chunks.
+    @exclusivity(unchecked) var blankLineRuns: [(nextRecord: Int, blankLinesSoFar: Int)] = []
     /// JSON: for each masked key, whether a record of the chunk has it; the first record's keys.
     @exclusivity(unchecked) var maskedKeysSeen: [Bool] = []
     @exclusivity(unchecked) var keysSeen: [String] = []
@@ -150,8 +155,27 @@ final class RecordBatch {
         problems.removeAll(keepingCapacity: true)
         blankLines = 0
         blankLineNumbers.removeAll()
+        blankLineRuns.removeAll(keepingCapacity: true)
         keysSeen.removeAll()
         fatal = nil
+    }
+
+    /// Notes a blank line on `line`, before the record the reader reads next.
+    func noteBlankLine(at line: Int) {
+        blankLines += 1
+        if blankLineNumbers.count < Report.blankLinesKept { blankLineNumbers.append(line) }
+        if let last = blankLineRuns.last, last.nextRecord == records.count {
+            blankLineRuns[blankLineRuns.count - 1].blankLinesSoFar = blankLines
+        } else {
+            blankLineRuns.append((records.count, blankLines))
+        }
+    }
+
+    /// The blank lines before record `index`, the one that stopped the run, and the first few
+    /// of their numbers: only those before `line`, its line.
+    func blankLines(beforeRecord index: Int, on line: Int) -> (count: Int, numbers: [Int]) {
+        let count = blankLineRuns.last { $0.nextRecord <= index }?.blankLinesSoFar ?? 0
+        return (count, blankLineNumbers.filter { $0 < line })
     }
 
     /// The text of field `slot` of `record`.

@@ -129,6 +129,39 @@ struct RangedReadingTests {
         }
     }
 
+    /// docs/report.md, "A run that stopped": its counts are those of the records before the one
+    /// that stopped it. The blank lines after that record, in the same chunk, were counted too,
+    /// so the count depended on where the input was cut (131,071 from a plain file, 133,118 from
+    /// standard input and 133,119 gzipped, for one export).
+    @Test(
+        "a run stopped by a bad record counts only the blank lines before it, however the input is cut",
+        arguments: [1, 7, 64, 1 << 20])
+    func stoppedRunCountsBlankLinesBeforeIt(chunkSize: Int) throws {
+        var text = "id,phone,note\n1,5551234567,a\n\n2,5551234568,b\n\n\n3,5551234569,c\n"
+        // Line 8: two fields of three, which ends the run; blank lines follow it, before and
+        // between the records after it.
+        text += "4,5551234560\n\n\n5,5551234561,e\n"
+        for row in 6..<400 { text += row % 3 == 0 ? "\n" : "\(row),555123\(1000 + row),n\n" }
+        for name in ["data.csv", "data.csv.gz"] {
+            for jobs in [1, 3] {
+                let folder = try TemporaryFolder()
+                try Self.write(Array(text.utf8), as: name, in: folder)
+                let outcome = try runPipeline(
+                    spec: PipelineTests.spec, input: name, in: folder, output: "clean", report: "report.json",
+                    jobs: jobs, chunkSize: chunkSize)
+                let place = "\(name), chunk size \(chunkSize), \(jobs) jobs"
+                #expect(outcome.error?.status == .dataError, "\(place)")
+                let report = try #require(
+                    try JSONSerialization.jsonObject(with: Data(folder.text("report.json").utf8))
+                        as? [String: Any])
+                #expect(report["rows"] as? Int == 3, "\(place)")
+                let blankLines = try #require(report["blankLines"] as? [String: Any], "\(place)")
+                #expect(blankLines["count"] as? Int == 3, "\(place)")
+                #expect(blankLines["lines"] as? [Int] == [3, 5, 6], "\(place)")
+            }
+        }
+    }
+
     @Test(
         "the same records, lines, quarantine and report as reading in order",
         arguments: [1, 7, 64, 4096], [1, 3])

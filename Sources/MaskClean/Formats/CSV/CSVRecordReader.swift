@@ -187,8 +187,7 @@ final class CSVRecordReader: RecordReader, CSVFieldSink {
     /// skipped, never silently.
     func blankLine(at line: Int, _ range: Range<Int>) {
         guard plan.headerCount == 1 else {
-            batch.blankLines += 1
-            if batch.blankLineNumbers.count < Report.blankLinesKept { batch.blankLineNumbers.append(line) }
+            batch.noteBlankLine(at: line)
             return
         }
         let empty = range.lowerBound..<range.lowerBound
