@@ -305,7 +305,11 @@ public final class InputFile {
             if count > 0 {
                 done += count
             } else if count == 0 {
-                try checkUnchanged(sizeWhenOpened: size ?? .max, read: offset + done)
+                // Reads at offsets skip ahead (a claim looks for a line end a chunk on), so where
+                // this one found the end is no measure of what was read: the file ends there now.
+                var info = stat()
+                let sizeNow = fstat(descriptor, &info) == 0 ? Int(info.st_size) : offset + done
+                try checkUnchanged(sizeWhenOpened: size ?? .max, read: min(offset + done, sizeNow))
                 // The file is its size at its end, yet held less there: it was rewritten.
                 throw .data(
                     name, line: nil,

@@ -44,6 +44,27 @@ struct InputChangedWhileReadTests {
         }
     }
 
+    /// The workers read a plain file at offsets, and a claim looks for a line end a chunk on,
+    /// past bytes nobody read: a cut found there said `300000 read, 100000 now`, as if the file
+    /// had been cut behind what was read, where the reader in order says where it ends.
+    @Test("a read at an offset past a cut says where the file ends, not where the read looked")
+    func shrankAheadOfAReadAtAnOffset() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("data.csv", Self.records)
+        let size = Self.records.utf8.count
+        let input = try InputFile(path: path)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { buffer.deallocate() }
+        try input.read(at: 0, into: buffer)
+        #expect(truncate(path, 100_000) == 0)
+        #expect(
+            throws: MaskCleanError.data(
+                path, line: nil,
+                "shrank while it was read (\(size) bytes when opened, 100000 at its end): run again once whatever writes it is done, or on a copy"
+            )
+        ) { try input.read(at: 300_000, into: buffer) }
+    }
+
     /// The probe of the fixes: a file cut and padded back to its size passed with a mix of old
     /// and new records.
     @Test("a file rewritten to the same size while it is read is refused too")
