@@ -84,10 +84,8 @@ final class Decompressor {
     let compression: Compression
     /// Set when gzip is inflated by ISA-L (`GzipInflater.igzip`), with its state.
     private var igzip: (library: Igzip, state: UnsafeMutablePointer<inflate_state>)?
-    /// igzip: the member being read has had its header's flags looked at.
-    private var memberFlagsChecked = false
-    /// igzip: the input ends inside a member's first four bytes, before its flags: cut short.
-    private(set) var awaitsMemberHeader = false
+    /// igzip: the header of the member being read, which maskclean reads (`GzipHeader`).
+    private var memberHeader = GzipHeader()
     private var gzipStream: ZlibStream?
     private var gzip: UnsafeMutablePointer<z_stream>? { gzipStream?.pointer }
     private var zstd: OpaquePointer?
@@ -104,7 +102,8 @@ final class Decompressor {
         case .gzip where (inflater ?? .fastest) == .igzip && Igzip.library != nil:
             let state = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
             Igzip.library!.start(state)
-            state.pointee.crc_flag = UInt32(ISAL_GZIP)
+            // The member's data and trailer only: its header is read by `memberHeader`.
+            state.pointee.crc_flag = UInt32(ISAL_GZIP_NO_HDR_VER)
             igzip = (Igzip.library!, state)
         case .gzip:
             // 15 + 16: a 32 KiB window, gzip framing only (its header and CRC are checked).
@@ -179,7 +178,7 @@ final class Decompressor {
     }
 
     /// The same as zlib's, with ISA-L: members one after the other, each checked (its header,
-    /// and the CRC-32 and length of what it holds).
+    /// read by `GzipHeader`, and the CRC-32 and length of what it holds, by ISA-L).
     private func inflate(
         _ state: UnsafeMutablePointer<inflate_state>, with library: Igzip,
         _ input: inout UnsafeRawBufferPointer,
@@ -190,20 +189,13 @@ final class Decompressor {
             if isAtEnd {
                 guard try beginsAnotherMember(input) else { break }
                 library.reset(state)
-                state.pointee.crc_flag = UInt32(ISAL_GZIP)
+                state.pointee.crc_flag = UInt32(ISAL_GZIP_NO_HDR_VER)
                 isAtEnd = false
-                memberFlagsChecked = false
+                memberHeader = GzipHeader()
             }
-            if !memberFlagsChecked {
-                // ISA-L reads past a header whose reserved flags (bits 5 to 7) are set, which
-                // RFC 1952 and zlib refuse: such a file is not one gzip wrote.
-                guard input.count >= 4 else {
-                    awaitsMemberHeader = true
-                    break
-                }
-                awaitsMemberHeader = false
-                if input[3] & 0xE0 != 0 { throw .corrupt("unknown header flags set") }
-                memberFlagsChecked = true
+            if !memberHeader.isRead {
+                guard try memberHeader.read(&input) else { break }
+                continue
             }
             state.pointee.next_in = UnsafeMutablePointer(
                 mutating: input.baseAddress!.assumingMemoryBound(to: UInt8.self))

@@ -227,7 +227,7 @@ public final class InputFile {
             if !fileEnded { continue }
             // The file ended: only where a member or frame does, with nothing left over.
             if !pending.isEmpty {
-                throw problem(decompressor.awaitsMemberHeader ? .truncated : .trailingData)
+                throw problem(.trailingData)
             }
             if !decompressor.isAtEnd { throw problem(.truncated) }
             return 0
