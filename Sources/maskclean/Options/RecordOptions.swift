@@ -164,7 +164,13 @@ struct RecordOptions: ParsableArguments {
         options.part = part
         options.firstRow = firstRow
         if pipelineTimes { options.pipelineClock = PipelineClock() }
-        if let inflate { options.gzipInflater = inflate }
+        if let inflate {
+            // Asked for by name, igzip is there or the figures would be zlib's under its name.
+            guard inflate != .igzip || GzipInflater.fastest == .igzip else {
+                throw ValidationError("--inflate igzip: ISA-L's libisal.so.2 cannot be loaded on this system")
+            }
+            options.gzipInflater = inflate
+        }
         let shown = Frontend.Shown(spec: spec, quiet: quiet, annotations: reportOutputs.annotations)
         var settings = Frontend.Settings(spec: spec, options: options, quiet: quiet, progress: progress)
         settings.annotations = shown.annotations
