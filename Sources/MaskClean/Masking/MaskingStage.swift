@@ -174,8 +174,7 @@ final class MaskingStage {
             writer.endRecord(&out)
         }
         if let stoppedBy {
-            (result.blankLines, result.blankLineNumbers) = batch.blankLines(
-                beforeRecord: stoppedBy, on: batch.records[stoppedBy].line)
+            (result.blankLines, result.blankLineNumbers) = batch.blankLines(beforeRecord: stoppedBy)
         } else {
             result.blankLines = batch.blankLines
             result.blankLineNumbers = batch.blankLineNumbers

@@ -172,10 +172,11 @@ final class RecordBatch {
     }
 
     /// The blank lines before record `index`, the one that stopped the run, and the first few
-    /// of their numbers: only those before `line`, its line.
-    func blankLines(beforeRecord index: Int, on line: Int) -> (count: Int, numbers: [Int]) {
+    /// of their numbers. By count, not by line number: line numbers count line feeds
+    /// (docs/record-formats.md, Line ends), so with bare CRs a blank line has its record's.
+    func blankLines(beforeRecord index: Int) -> (count: Int, numbers: [Int]) {
         let count = blankLineRuns.last { $0.nextRecord <= index }?.blankLinesSoFar ?? 0
-        return (count, blankLineNumbers.filter { $0 < line })
+        return (count, Array(blankLineNumbers.prefix(count)))
     }
 
     /// The text of field `slot` of `record`.

@@ -142,22 +142,30 @@ struct RangedReadingTests {
         // between the records after it.
         text += "4,5551234560\n\n\n5,5551234561,e\n"
         for row in 6..<400 { text += row % 3 == 0 ? "\n" : "\(row),555123\(1000 + row),n\n" }
+        // An old Mac export too: line numbers count line feeds, so there every line is line 1.
+        let ends = [
+            ("LF", Array(text.utf8), [3, 5, 6]),
+            ("CR", Array(text.utf8).map { $0 == 0x0A ? 0x0D : $0 }, [1, 1, 1]),
+        ]
         for name in ["data.csv", "data.csv.gz"] {
-            for jobs in [1, 3] {
-                let folder = try TemporaryFolder()
-                try Self.write(Array(text.utf8), as: name, in: folder)
-                let outcome = try runPipeline(
-                    spec: PipelineTests.spec, input: name, in: folder, output: "clean", report: "report.json",
-                    jobs: jobs, chunkSize: chunkSize)
-                let place = "\(name), chunk size \(chunkSize), \(jobs) jobs"
-                #expect(outcome.error?.status == .dataError, "\(place)")
-                let report = try #require(
-                    try JSONSerialization.jsonObject(with: Data(folder.text("report.json").utf8))
-                        as? [String: Any])
-                #expect(report["rows"] as? Int == 3, "\(place)")
-                let blankLines = try #require(report["blankLines"] as? [String: Any], "\(place)")
-                #expect(blankLines["count"] as? Int == 3, "\(place)")
-                #expect(blankLines["lines"] as? [Int] == [3, 5, 6], "\(place)")
+            for (lineEnd, bytes, lines) in ends {
+                for jobs in [1, 3] {
+                    let folder = try TemporaryFolder()
+                    try Self.write(bytes, as: name, in: folder)
+                    let outcome = try runPipeline(
+                        spec: PipelineTests.spec, input: name, in: folder, output: "clean",
+                        report: "report.json",
+                        jobs: jobs, chunkSize: chunkSize)
+                    let place = "\(name), \(lineEnd), chunk size \(chunkSize), \(jobs) jobs"
+                    #expect(outcome.error?.status == .dataError, "\(place)")
+                    let report = try #require(
+                        try JSONSerialization.jsonObject(with: Data(folder.text("report.json").utf8))
+                            as? [String: Any])
+                    #expect(report["rows"] as? Int == 3, "\(place)")
+                    let blankLines = try #require(report["blankLines"] as? [String: Any], "\(place)")
+                    #expect(blankLines["count"] as? Int == 3, "\(place)")
+                    #expect(blankLines["lines"] as? [Int] == lines, "\(place)")
+                }
             }
         }
     }
