@@ -43,11 +43,19 @@ struct GzipHeader {
             guard !input.isEmpty else { return false }
             switch part {
             case .fixed:
-                guard let fixed = take(10, from: &input) else { return false }
-                guard fixed[0] == 0x1F && fixed[1] == 0x8B else { throw .corrupt("incorrect header check") }
-                guard fixed[2] == 8 else { throw .corrupt("unknown compression method") }
+                let fixed = take(10, from: &input)
+                // Checked as the bytes come, as zlib does: a header cut after a wrong method is
+                // refused for the method, not as cut short.
+                let seen = fixed ?? held
+                if seen.count >= 2 && (seen[0] != 0x1F || seen[1] != 0x8B) {
+                    throw .corrupt("incorrect header check")
+                }
+                if seen.count >= 3 && seen[2] != 8 { throw .corrupt("unknown compression method") }
+                if seen.count >= 4 && seen[3] & Self.reserved != 0 {
+                    throw .corrupt("unknown header flags set")
+                }
+                guard let fixed else { return false }
                 flags = fixed[3]
-                guard flags & Self.reserved == 0 else { throw .corrupt("unknown header flags set") }
                 part = .extraLength
             case .extraLength:
                 if flags & Self.extra != 0 {

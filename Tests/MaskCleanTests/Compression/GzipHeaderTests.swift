@@ -143,6 +143,20 @@ struct GzipHeaderTests {
                 #expect(Self.inflate([bytes], with: inflater) == verdict, "\(what), \(inflater)")
             }
         }
+        // zlib judges the method and the flags as soon as their bytes come, before the header's
+        // rest: a header cut after them is refused for them.
+        for cut in 4..<10 {
+            for (bytes, verdict) in [
+                (method, "corrupt(\"unknown compression method\")"),
+                (reserved, "corrupt(\"unknown header flags set\")"),
+            ] {
+                for inflater in GzipInflater.allCases {
+                    #expect(
+                        Self.inflate([Self.member() + bytes.prefix(cut)], with: inflater) == verdict,
+                        "cut at \(cut), \(inflater)")
+                }
+            }
+        }
         for cut in 1..<24 {
             for inflater in GzipInflater.allCases {
                 #expect(
