@@ -26,6 +26,12 @@ enum ExitPath {
             // worker's arena then kept a record's worth (issue 12's bound, issue 32's workers
             // reading their own ranges).
             mallopt(M_MMAP_THRESHOLD, 4 << 20)
+            // A fixed threshold also fixes the trim threshold at 128 KiB, where glibc would have
+            // raised it with the other: each input of a run over many files then gave its
+            // workers' buffers back to the system and faulted them in again for the next (40
+            // files: 52,000 page faults against 8,700, 0.34 s against 0.29). Kept at the top of
+            // each arena, up to 16 MiB, they are reused; a peak stays a peak.
+            mallopt(M_TOP_PAD, 16 << 20)
         #endif
         let status: ExitStatus
         do {
