@@ -51,9 +51,14 @@ rm -f "$big"
 
 gz=/dev/shm/maskclean-sweep/sweep-${rows}x4.csv.gz
 # LD_DEBUG names every library loaded; ISA-L's only once a gzip input is opened.
-if LD_DEBUG=files "$bin" run "$here/spec.json" "$gz" -o /dev/null --quiet --jobs "$jobs" 2>&1 |
-    grep -q 'libisal'; then echo "ISA-L: loaded" >> "$out/machine.txt"
+# Into a file, not a pipe: grep -q leaving early would end maskclean with SIGPIPE, which
+# pipefail would read as "not loaded".
+LD_DEBUG=files "$bin" run "$here/spec.json" "$gz" -o /dev/null --quiet --jobs "$jobs" \
+    2> "$out/loader.txt" || true
+# "calling init": loaded; a library found but not loadable is named too, without it.
+if grep -q 'calling init: .*libisal' "$out/loader.txt"; then echo "ISA-L: loaded" >> "$out/machine.txt"
 else echo "ISA-L: not loaded, gzip is inflated by zlib" >> "$out/machine.txt"; fi
+rm -f "$out/loader.txt"
 
 TIMEFORMAT=%R
 {
